@@ -1,0 +1,1 @@
+"""Synthetic table scenes with full ground truth."""

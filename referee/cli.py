@@ -1,0 +1,203 @@
+"""The command line: ``referee check | score | rules`` (and more as they land).
+
+Invalid input prints one line on stderr naming the problem and exits with 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from referee.cards import parse_arrangement
+from referee.errors import InputError
+from referee.hand import analyse
+from referee.round import Round
+from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
+from referee.settle import settle
+
+EXIT_BAD_INPUT = 2
+MAX_ROUND_BYTES = 1_000_000
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line, exit status 2."""
+
+    def error(self, message: str) -> Any:  # noqa: ANN401 - matches argparse's signature
+        raise InputError(f"{self.prog}: {message}")
+
+
+def _add_rules_option(parser: argparse.ArgumentParser, default: str = "classic") -> None:
+    parser.add_argument("--rules", default=default,
+                        help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: {default})")
+
+
+def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print(text)
+
+
+# ------------------------------------------------------------------ check
+
+def check_json(rows_text: str, rules: Ruleset) -> dict[str, Any]:
+    report = analyse(parse_arrangement(rows_text), rules)
+    return {
+        "foul": report.foul,
+        "foul_reason": report.foul_reason,
+        "special": report.special,
+        "missed_special": report.missed_special,
+        "rows": [{"row": r.row, "cards": [str(c) for c in r.cards], "category": r.category.label}
+                 for r in report.rows],
+    }
+
+
+def _check_text(data: dict[str, Any], rules: Ruleset) -> str:
+    lines = [f"rules: {rules.name}"]
+    for row in data["rows"]:
+        lines.append(f"  {row['row']:<6}  {' '.join(row['cards']):<15}  {row['category']}")
+    lines.append(f"foul: {'YES - ' + data['foul_reason'] if data['foul'] else 'no'}")
+    lines.append(f"special: {data['special'] or '-'}")
+    if data["missed_special"]:
+        lines.append(f"missed special: {data['missed_special']} (these 13 cards could have been laid as it)")
+    return "\n".join(lines)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    rules = load_ruleset(args.rules)
+    data = check_json(args.rows, rules)
+    _emit(args, data, _check_text(data, rules))
+    return 0
+
+
+# ------------------------------------------------------------------ score
+
+def read_round(path: str) -> Round:
+    source = Path(path)
+    try:
+        raw = sys.stdin.buffer.read(MAX_ROUND_BYTES + 1) if path == "-" else source.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"round file not found: {path}") from None
+    except OSError as err:
+        raise InputError(f"cannot read round file {path}: {err.strerror}") from None
+    if len(raw) > MAX_ROUND_BYTES:
+        raise InputError(f"round file {path} is larger than {MAX_ROUND_BYTES} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InputError(f"round file {path} is not valid JSON: {err}") from None
+    return Round.from_json(data)
+
+
+def _score_text(data: dict[str, Any]) -> str:
+    lines = [f"rules: {data['rules']} ({data['mode']}" + (f", banker {data['banker']})" if data["banker"] else ")")]
+    for p in data["players"]:
+        flag = " FOUL" if p["foul"] else ""
+        flag += f" special={p['special']}" if p["special"] else ""
+        flag += f" (missed {p['missed_special']})" if p["missed_special"] else ""
+        lines.append(f"{p['name']:<12} {p['score']:>+5}{flag}")
+        for r in p["rows"]:
+            lines.append(f"    {r['row']:<6} {' '.join(r['cards']):<15} {r['category']}")
+    lines.append("pairs (points a gets from b):")
+    for q in data["pairs"]:
+        parts = [f"rows {q['rows'][0]:+d}/{q['rows'][1]:+d}/{q['rows'][2]:+d}"]
+        if q["scoop"]:
+            parts.append(f"scoop by {q['scoop']} {q['scoop_points']:+d}")
+        if q["home_run"]:
+            parts.append(f"home run by {q['home_run']} {q['home_run_points']:+d}")
+        if q["special"]:
+            parts.append(f"special {q['special']} ({q['special_winner']}) {q['special_points']:+d}")
+        if q["foul_points"]:
+            parts.append(f"foul {q['foul_points']:+d}")
+        lines.append(f"  {q['a']} v {q['b']}: {q['points']:+d}  [{q['settled_by']}: {', '.join(parts)}]")
+    lines.append(f"total: {data['total']}")
+    return "\n".join(lines)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rules = load_ruleset(args.rules)
+    data = settle(read_round(args.round), rules).to_json()
+    _emit(args, data, _score_text(data))
+    return 0
+
+
+# ------------------------------------------------------------------ rules
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.name is None:
+        for name in PRESET_NAMES:
+            print(f"{name:<17} {load_ruleset(name).description}")
+        return 0
+    if args.name in PRESET_NAMES:
+        print(ruleset_text(args.name), end="")
+    else:
+        rules = load_ruleset(args.name)
+        print(f"{rules.name}: {rules.description} (valid)")
+    return 0
+
+
+# ------------------------------------------------------------------ wiring
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="referee", description="十三水 (Chinese poker) referee")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    check = sub.add_parser("check", help="check one arrangement for a foul and special hands")
+    check.add_argument("rows", help='"HEAD | MIDDLE | TAIL", e.g. "Ah Kd 2c | ... | ..."')
+    _add_rules_option(check)
+    check.add_argument("--json", action="store_true", help="print JSON")
+    check.set_defaults(handler=cmd_check)
+
+    score = sub.add_parser("score", help="settle a round from a JSON file ('-' for stdin)")
+    score.add_argument("round", help="ROUND.json")
+    _add_rules_option(score)
+    score.add_argument("--json", action="store_true", help="print JSON")
+    score.set_defaults(handler=cmd_score)
+
+    rules = sub.add_parser("rules", help="list presets, print one, or validate a rules file")
+    rules.add_argument("name", nargs="?", help="preset name or path to a rules TOML")
+    rules.set_defaults(handler=cmd_rules)
+
+    for register in EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+# Later stages (solver, detector, photo) register their subcommands here.
+EXTRA_COMMANDS: list[Callable[[Any], None]] = []
+
+
+def _load_extra_commands() -> None:
+    import importlib
+
+    for module in ("referee.solve_cli", "vision.cli"):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as err:
+            if err.name == module:
+                continue
+            raise
+        register = getattr(mod, "register", None)
+        if register is not None and register not in EXTRA_COMMANDS:
+            EXTRA_COMMANDS.append(register)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        _load_extra_commands()
+        args = build_parser().parse_args(argv)
+        handler: Handler = args.handler
+        return handler(args)
+    except InputError as err:
+        print(f"referee: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

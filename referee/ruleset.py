@@ -1,0 +1,273 @@
+"""Rulesets as data: the five presets of RULES.md are TOML files in
+``referee/rulesets/``; a user's house rules are a copy of one, edited.
+
+A file is checked against the dataclasses below (their fields are the schema):
+unknown keys are rejected with a close-match hint, missing keys are named, and
+every value's type and allowed choices are checked. A file may start with
+``base = "classic"`` to inherit every key it does not set.
+
+>>> rules = load_ruleset("fuzhou")
+>>> rules.mode, rules.row_multiplier.middle, rules.special.settlement
+('banker', 2, 'bonus')
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+import types
+import typing
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
+
+from referee.errors import InputError
+from referee.evaluate import Category
+
+PRESET_NAMES: tuple[str, ...] = ("classic", "classic-regional", "popular", "fuzhou", "shisandao")
+
+Mode = Literal["pairwise", "banker"]
+ScoopMode = Literal["add", "double", "none"]
+FoulMode = Literal["rows", "fixed"]
+SpecialSettlement = Literal["alone", "bonus"]
+SpecialRanking = Literal["order", "points", "tier"]
+SpecialTies = Literal["push", "banker"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RowMultiplier:
+    head: int
+    middle: int
+    tail: int
+
+    def of(self, row: str) -> int:
+        return int(getattr(self, row))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RowPoints:
+    """Points for the winner of each row by the winner's category (default 1)."""
+
+    head: dict[str, int] = field(default_factory=dict)
+    middle: dict[str, int] = field(default_factory=dict)
+    tail: dict[str, int] = field(default_factory=dict)
+
+    def of(self, row: str, category: Category) -> int:
+        table: dict[str, int] = getattr(self, row)
+        return table.get(category.label, 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoopRule:
+    mode: ScoopMode
+    points: int
+    points_per_opponent: int
+    min_players: int
+    allows_ties: bool
+    no_bonus_with_special: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class HomeRunRule:
+    points: int
+    min_players: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class FoulRule:
+    mode: FoulMode
+    points: int
+    multiplier: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecialHand:
+    key: str
+    points: int
+    tier: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecialRule:
+    settlement: SpecialSettlement
+    ranking: SpecialRanking
+    ties: SpecialTies
+    hands: tuple[SpecialHand, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruleset:
+    name: str
+    description: str
+    source: str = ""
+    mode: Mode
+    wheel: Literal["second", "lowest"]
+    strict_order: bool
+    ties_to_banker: bool
+    row_multiplier: RowMultiplier
+    row_points: RowPoints
+    scoop: ScoopRule
+    home_run: HomeRunRule
+    foul: FoulRule
+    special: SpecialRule
+
+    def special_hand(self, key: str) -> SpecialHand:
+        for hand in self.special.hands:
+            if hand.key == key:
+                return hand
+        raise KeyError(key)
+
+    def special_strength(self, key: str) -> tuple[int, ...]:
+        """Sort key for special vs special: greater wins, equal ties."""
+        hands = self.special.hands
+        hand = self.special_hand(key)
+        if self.special.ranking == "points":
+            return (hand.points,)
+        if self.special.ranking == "tier":
+            return (hand.tier,)
+        return (len(hands) - hands.index(hand),)
+
+    def special_order(self, key: str) -> int:
+        """Position used to pick a player's single highest special (lower is higher)."""
+        hands = self.special.hands
+        hand = self.special_hand(key)
+        return -self.special_strength(key)[0] * 1000 + hands.index(hand)
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_ruleset(name_or_path: str | Path) -> Ruleset:
+    """Load a preset by name, or a TOML file by path."""
+    text = str(name_or_path)
+    if text in PRESET_NAMES:
+        return _from_mapping(_preset_mapping(text), f"preset {text}")
+    path = Path(text)
+    if not path.is_file():
+        close = difflib.get_close_matches(text, PRESET_NAMES, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise InputError(f"unknown ruleset {text!r}{hint}: use one of {', '.join(PRESET_NAMES)} or a path to a .toml file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise InputError(f"rules file {path}: not valid TOML ({err})") from None
+    base = data.pop("base", None)
+    if base is not None:
+        if base not in PRESET_NAMES:
+            raise InputError(f"rules file {path}: base {base!r} is not a preset ({', '.join(PRESET_NAMES)})")
+        data = _merge(_preset_mapping(base), data)
+    return _from_mapping(data, f"rules file {path}")
+
+
+def ruleset_text(name: str) -> str:
+    """The preset's TOML file, as shipped."""
+    if name not in PRESET_NAMES:
+        raise InputError(f"unknown preset {name!r}: use one of {', '.join(PRESET_NAMES)}")
+    return resources.files("referee.rulesets").joinpath(f"{name}.toml").read_text(encoding="utf-8")
+
+
+def _preset_mapping(name: str) -> dict[str, Any]:
+    return tomllib.loads(ruleset_text(name))
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _from_mapping(data: dict[str, Any], where: str) -> Ruleset:
+    rules = _build(Ruleset, data, where, "")
+    assert isinstance(rules, Ruleset)
+    _check_semantics(rules, where)
+    return rules
+
+
+def _build(cls: type, data: Any, where: str, path: str) -> Any:
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: {path or 'top level'} must be a table")
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in fields(cls)}
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(key, list(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InputError(f"{where}: unknown key {path}{key!r}{hint}")
+    values: dict[str, Any] = {}
+    for name, f in known.items():
+        if name not in data:
+            if f.default is MISSING and f.default_factory is MISSING:
+                raise InputError(f"{where}: missing key {path}{name!r}")
+            continue
+        values[name] = _convert(hints[name], data[name], where, f"{path}{name}")
+    return cls(**values)
+
+
+def _convert(hint: Any, value: Any, where: str, path: str) -> Any:
+    origin = get_origin(hint)
+    if is_dataclass(hint):
+        return _build(hint, value, where, f"{path}.")
+    if origin is Literal:
+        choices = get_args(hint)
+        if value not in choices:
+            raise InputError(f"{where}: {path} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+        return value
+    if origin is tuple:
+        (item,) = get_args(hint)[:1]
+        if not isinstance(value, list):
+            raise InputError(f"{where}: {path} must be a list")
+        return tuple(_convert(item, v, where, f"{path}[{i}]") for i, v in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise InputError(f"{where}: {path} must be a table")
+        labels = [c.label for c in Category]
+        for key, points in value.items():
+            if key not in labels:
+                close = difflib.get_close_matches(key, labels, n=1)
+                hint_text = f" (did you mean {close[0]!r}?)" if close else ""
+                raise InputError(f"{where}: unknown category {path}.{key}{hint_text}")
+            _convert(int, points, where, f"{path}.{key}")
+        return dict(value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise InputError(f"{where}: {path} must be true or false, not {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"{where}: {path} must be an integer, not {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise InputError(f"{where}: {path} must be a string, not {value!r}")
+        return value
+    if isinstance(hint, types.UnionType):  # pragma: no cover - no unions in the schema today
+        raise TypeError(hint)
+    raise TypeError(f"unsupported schema type {hint!r}")
+
+
+def _check_semantics(rules: Ruleset, where: str) -> None:
+    from referee.specials import PREDICATES
+
+    seen: set[str] = set()
+    for i, hand in enumerate(rules.special.hands):
+        if hand.key not in PREDICATES:
+            close = difflib.get_close_matches(hand.key, list(PREDICATES), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InputError(f"{where}: unknown special key {hand.key!r} in special.hands[{i}]{hint}")
+        if hand.key in seen:
+            raise InputError(f"{where}: special {hand.key!r} is listed twice")
+        seen.add(hand.key)
+        if hand.points < 0:
+            raise InputError(f"{where}: special {hand.key!r} has negative points")
+    for name in ("head", "middle", "tail"):
+        if rules.row_multiplier.of(name) < 1:
+            raise InputError(f"{where}: row_multiplier.{name} must be at least 1")
+    if rules.ties_to_banker and rules.mode != "banker":
+        raise InputError(f"{where}: ties_to_banker needs mode = \"banker\"")
+    if rules.special.ties == "banker" and rules.mode != "banker":
+        raise InputError(f"{where}: special.ties = \"banker\" needs mode = \"banker\"")

@@ -1,0 +1,1 @@
+"""Card detection from photos (filled in by the detector work)."""
