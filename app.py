@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from referee import load_ruleset, parse_arrangement
+from referee import load_ruleset
 from referee.cli import check_json
 from referee.errors import InputError
 

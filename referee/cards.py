@@ -55,10 +55,6 @@ class Suit(StrEnum):
     CLUBS = "c"
 
     @property
-    def index(self) -> int:
-        return SUIT_ORDER.index(self)
-
-    @property
     def is_red(self) -> bool:
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 

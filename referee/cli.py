@@ -28,7 +28,7 @@ Handler = Callable[[argparse.Namespace], int]
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line, exit status 2."""
 
-    def error(self, message: str) -> Any:  # noqa: ANN401 - matches argparse's signature
+    def error(self, message: str) -> Any:
         raise InputError(f"{self.prog}: {message}")
 
 
@@ -72,7 +72,14 @@ def _check_text(data: dict[str, Any], rules: Ruleset) -> str:
 def cmd_check(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.rules)
     data = check_json(args.rows, rules)
-    _emit(args, data, _check_text(data, rules))
+    text = _check_text(data, rules)
+    if getattr(args, "advise", False):
+        from referee.solver import advise
+
+        advice = advise(parse_arrangement(args.rows), rules)
+        data["advice"] = advice.to_json()
+        text += "\n" + advice.text()
+    _emit(args, data, text)
     return 0
 
 
@@ -152,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("rows", help='"HEAD | MIDDLE | TAIL", e.g. "Ah Kd 2c | ... | ..."')
     _add_rules_option(check)
     check.add_argument("--json", action="store_true", help="print JSON")
+    check.add_argument("--advise", action="store_true",
+                       help="also show the solver's best arrangement and the expected points it gains")
     check.set_defaults(handler=cmd_check)
 
     score = sub.add_parser("score", help="settle a round from a JSON file ('-' for stdin)")

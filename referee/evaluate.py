@@ -31,7 +31,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import Card, parse_cards
+from referee.cards import Card
 
 __all__ = [
     "Category",
@@ -210,12 +210,13 @@ def rank5_batch(cards: npt.ArrayLike, wheel: Wheel = "lowest") -> IntArray:
     ranks = idx >> 2
     suits = idx & 3
     key = (np.int64(1) << (3 * ranks)).sum(axis=1)
-    plain = tables.values5[np.searchsorted(tables.keys5, key)]
+    plain: IntArray = tables.values5[np.searchsorted(tables.keys5, key)]
     flush = (suits == suits[:, :1]).all(axis=1)
     if not flush.any():
         return plain
     mask = (np.int64(1) << ranks).sum(axis=1)
-    return np.where(flush, tables.flush5[mask & 0x1FFF], plain)
+    result: IntArray = np.where(flush, tables.flush5[mask & 0x1FFF], plain)
+    return result
 
 
 def rank3_batch(cards: npt.ArrayLike) -> IntArray:
@@ -223,7 +224,8 @@ def rank3_batch(cards: npt.ArrayLike) -> IntArray:
     tables = _tables("lowest")
     ranks = np.asarray(cards, dtype=np.int64) >> 2
     key = (np.int64(1) << (3 * ranks)).sum(axis=1)
-    return tables.values3[np.searchsorted(tables.keys3, key)]
+    result: IntArray = tables.values3[np.searchsorted(tables.keys3, key)]
+    return result
 
 
 def truncate_to_head_batch(row_values: IntArray, head_values: IntArray) -> IntArray:
@@ -231,4 +233,5 @@ def truncate_to_head_batch(row_values: IntArray, head_values: IntArray) -> IntAr
     category = head_values >> CATEGORY_SHIFT
     positions = np.where(category == Category.THREE_OF_A_KIND, 1, np.where(category == Category.PAIR, 2, 3))
     drop = 4 * (_NIBBLES - positions)
-    return (row_values >> drop) << drop
+    result: IntArray = (row_values >> drop) << drop
+    return result

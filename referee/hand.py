@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from referee.cards import ROW_NAMES, Card, format_cards
-from referee.evaluate import Category, category_of, rank3, rank5, truncate_to_head
+from referee.evaluate import Category, Wheel, category_of, rank3, rank5, truncate_to_head
 from referee.ruleset import Ruleset
 from referee.specials import PREDICATES, Rows, SpecialPredicate
 
@@ -62,10 +62,9 @@ class HandReport:
         return tuple(c for row in self.rows for c in row.cards)
 
 
-def row_values(rows: Rows, wheel: str) -> tuple[int, int, int]:
+def row_values(rows: Rows, wheel: Wheel) -> tuple[int, int, int]:
     head, middle, tail = rows
-    w = "second" if wheel == "second" else "lowest"
-    return rank3(head), rank5(middle, w), rank5(tail, w)
+    return rank3(head), rank5(middle, wheel), rank5(tail, wheel)
 
 
 def foul_reason(values: tuple[int, int, int], rules: Ruleset, rows: Rows | None = None) -> str | None:

@@ -147,7 +147,8 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     if not path.is_file():
         close = difflib.get_close_matches(text, PRESET_NAMES, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise InputError(f"unknown ruleset {text!r}{hint}: use one of {', '.join(PRESET_NAMES)} or a path to a .toml file")
+        presets = ", ".join(PRESET_NAMES)
+        raise InputError(f"unknown ruleset {text!r}{hint}: use one of {presets} or a path to a .toml file")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
@@ -210,7 +211,7 @@ def _build(cls: type, data: Any, where: str, path: str) -> Any:
 
 def _convert(hint: Any, value: Any, where: str, path: str) -> Any:
     origin = get_origin(hint)
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         return _build(hint, value, where, f"{path}.")
     if origin is Literal:
         choices = get_args(hint)

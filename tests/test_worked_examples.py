@@ -9,7 +9,23 @@ from typing import Any
 
 import pytest
 from rounds import (
-    ANN, BANK, BOB, CAT, DAN, EVE, PAT, POPULAR_A, POPULAR_B, POPULAR_C, POPULAR_D, QUINN, REX, TIA, X, Y, round_of,
+    ANN,
+    BANK,
+    BOB,
+    CAT,
+    DAN,
+    EVE,
+    PAT,
+    POPULAR_A,
+    POPULAR_B,
+    POPULAR_C,
+    POPULAR_D,
+    QUINN,
+    REX,
+    TIA,
+    X,
+    Y,
+    round_of,
 )
 
 from referee import Round, Settlement, load_ruleset, settle
