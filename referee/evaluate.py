@@ -10,6 +10,7 @@ bits per rank count) gives the value of every non-flush hand, and a 13-bit rank
 mask gives the value of every flush. The scalar functions and the batch API
 (:func:`rank5_batch`) read the same tables.
 
+>>> from referee.cards import parse_cards
 >>> v = rank5(parse_cards("Ah Kh Qh Jh Th"))
 >>> category_of(v).label
 'straight_flush'
