@@ -1,0 +1,113 @@
+"""The rendered-card cache: one folder per deck, outside git.
+
+Layout (``<root>`` is ``$SHISANSHUI_CACHE`` or ``~/.cache/shisanshui``)::
+
+    <root>/cards/<deck>/Ah.png ... 2c.png, back.png   one BGRA PNG per card
+    <root>/cards/<deck>/meta.json                      family, tier, size, index boxes
+    <root>/cards/<deck>/stack.npy                      all cards as one (52|53, H, W, 4) array
+    <root>/textures/*.jpg                              table textures
+
+The scene generator memory-maps ``stack.npy`` so a deck costs nothing to open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.cards import DECK, Card
+
+from .index_box import Box
+
+Image = NDArray[np.uint8]
+META_VERSION = 1
+
+
+def cache_root() -> Path:
+    env = os.environ.get("SHISANSHUI_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "shisanshui"
+
+
+def cards_dir(root: Path | None = None) -> Path:
+    return (root or cache_root()) / "cards"
+
+
+def textures_dir(root: Path | None = None) -> Path:
+    return (root or cache_root()) / "textures"
+
+
+@dataclass(frozen=True)
+class CardArt:
+    """One rendered deck: BGRA images indexed by ``Card.index``, index boxes, optional back."""
+
+    name: str
+    family: str
+    images: NDArray[np.uint8]          # (52, H, W, 4) BGRA, index order of referee.cards.DECK
+    boxes: NDArray[np.float64]         # (52, 4) top-left index box x0, y0, x1, y1 in card pixels
+    back: Image | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of every card of the deck."""
+        return int(self.images.shape[2]), int(self.images.shape[1])
+
+
+def save_deck(folder: Path, name: str, family: str, tier: str, cards: dict[Card, Image],
+              back: Image | None, boxes: dict[Card, Box], extra: dict[str, Any] | None = None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for card, img in cards.items():
+        cv2.imwrite(str(folder / f"{card}.png"), img)
+    if back is not None:
+        cv2.imwrite(str(folder / "back.png"), back)
+    stack = [cards[c] for c in DECK] + ([back] if back is not None else [])
+    np.save(folder / "stack.npy", np.stack(stack))
+    h, w = cards[DECK[0]].shape[:2]
+    meta = {"version": META_VERSION, "deck": name, "family": family, "tier": tier, "width": w, "height": h,
+            "has_back": back is not None, "index_boxes": {str(c): [round(v, 2) for v in boxes[c]] for c in DECK}}
+    meta |= extra or {}
+    (folder / "meta.json").write_text(json.dumps(meta, indent=1))
+
+
+def read_meta(folder: Path) -> dict[str, Any] | None:
+    path = folder / "meta.json"
+    if not path.is_file() or not (folder / "stack.npy").is_file():
+        return None
+    meta: dict[str, Any] = json.loads(path.read_text())
+    return meta if meta.get("version") == META_VERSION else None
+
+
+def art_from_arrays(name: str, family: str, stack: NDArray[np.uint8], boxes: NDArray[np.float64],
+                    has_back: bool) -> CardArt:
+    return CardArt(name=name, family=family, images=stack[:52], boxes=boxes,
+                   back=stack[52] if has_back else None)
+
+
+@lru_cache(maxsize=64)
+def load_deck(folder: Path) -> CardArt:
+    meta = read_meta(folder)
+    if meta is None:
+        raise FileNotFoundError(f"no rendered deck in {folder} (run: python -m datasets.setup_art)")
+    stack = np.load(folder / "stack.npy", mmap_mode="r")
+    boxes = np.array([meta["index_boxes"][str(c)] for c in DECK], dtype=np.float64)
+    return art_from_arrays(meta["deck"], meta["family"], stack, boxes, bool(meta["has_back"]))
+
+
+def available_decks(root: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Deck name -> meta of every complete deck in the cache."""
+    base = cards_dir(root)
+    out: dict[str, dict[str, Any]] = {}
+    if not base.is_dir():
+        return out
+    for folder in sorted(base.iterdir()):
+        meta = read_meta(folder)
+        if meta is not None:
+            out[str(meta["deck"])] = meta
+    return out
