@@ -1,0 +1,107 @@
+"""The phone's look: uneven light, glare on the glossy cards, white balance,
+lens and motion blur, sensor noise, resolution loss. JPEG comes last, on save."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Image = NDArray[np.uint8]
+
+
+def _low_freq(rng: np.random.Generator, w: int, h: int, cells: int) -> NDArray[np.float32]:
+    small = rng.standard_normal((cells, cells)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def lighting(img: NDArray[np.float32], rng: np.random.Generator) -> None:
+    """Uneven light and vignetting, in place."""
+    h, w = img.shape[:2]
+    sw, sh = max(8, w // 16), max(8, h // 16)
+    gain = 1 + rng.uniform(0.05, 0.25) * _low_freq(rng, sw, sh, 3)
+    yy, xx = np.mgrid[:sh, :sw].astype(np.float32)
+    r2 = ((xx / sw - 0.5) ** 2 + (yy / sh - 0.5) ** 2) * 2
+    gain *= 1 - rng.uniform(0, 0.35) * r2
+    # a broad directional gradient (window light)
+    a = rng.uniform(0, 2 * math.pi)
+    gain *= 1 + rng.uniform(0, 0.25) * ((xx / sw - 0.5) * math.cos(a) + (yy / sh - 0.5) * math.sin(a))
+    gain *= rng.uniform(0.75, 1.15)
+    img *= cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+
+
+def glare(img: NDArray[np.float32], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> None:
+    """Specular highlights, strongest on the glossy cards, in place."""
+    h, w = img.shape[:2]
+    for _ in range(int(rng.integers(1, 3))):
+        cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
+        sx, sy = rng.uniform(0.04, 0.2) * w, rng.uniform(0.03, 0.12) * h
+        a = rng.uniform(0, math.pi)
+        x0, x1 = int(max(0, cx - 3 * max(sx, sy))), int(min(w, cx + 3 * max(sx, sy)))
+        y0, y1 = int(max(0, cy - 3 * max(sx, sy))), int(min(h, cy + 3 * max(sx, sy)))
+        if x1 <= x0 or y1 <= y0:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        u = (xx - cx) * math.cos(a) + (yy - cy) * math.sin(a)
+        v = -(xx - cx) * math.sin(a) + (yy - cy) * math.cos(a)
+        blob = np.exp(-0.5 * ((u / sx) ** 2 + (v / sy) ** 2))
+        strength = rng.uniform(60, 200)
+        gloss = np.where(card_mask[y0:y1, x0:x1], 1.0, 0.25).astype(np.float32)
+        img[y0:y1, x0:x1] += (strength * blob * gloss)[:, :, None]
+
+
+def white_balance(img: NDArray[np.float32], rng: np.random.Generator) -> None:
+    temp = rng.normal(0, 0.08)
+    tint = rng.normal(0, 0.03)
+    img *= np.array([1 - temp, 1 + tint, 1 + temp], np.float32)
+
+
+def blur(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+    h, w = img.shape[:2]
+    scale = max(h, w) / 1600
+    if rng.random() < 0.7:
+        sigma = rng.uniform(0.3, 1.6) * scale
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.25:
+        length = max(3, int(rng.uniform(3, 11) * scale)) | 1
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    return img
+
+
+def resolution_loss(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+    """Sometimes the photo had fewer pixels (1 MP phones, digital zoom): down and up again."""
+    if rng.random() > 0.25:
+        return img
+    h, w = img.shape[:2]
+    f = rng.uniform(0.45, 0.8)
+    small = cv2.resize(img, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def noise(img: NDArray[np.float32], rng: np.random.Generator) -> None:
+    """Sensor noise, signal-dependent, slightly blotchy (generated at half size)."""
+    h, w = img.shape[:2]
+    sigma = rng.uniform(1, 7)
+    n = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 3), dtype=np.float32)
+    n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
+    lum = rng.standard_normal(((h + 1) // 2, (w + 1) // 2), dtype=np.float32)
+    n += cv2.resize(lum, (w, h), interpolation=cv2.INTER_NEAREST)[:, :, None]
+    img += n * (sigma * (0.4 + img / 255 * 0.6) * 0.7)
+
+
+def finish(img: NDArray[np.float32], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> Image:
+    """All photometric effects; returns the 8-bit image."""
+    lighting(img, rng)
+    if rng.random() < 0.45:
+        glare(img, card_mask, rng)
+    white_balance(img, rng)
+    img = resolution_loss(img, rng)
+    img = blur(img, rng)
+    noise(img, rng)
+    return np.clip(img, 0, 255).astype(np.uint8)

@@ -1,0 +1,142 @@
+"""Where each card lies on the table (millimetres, table plane).
+
+Table frame: x to the right, y towards the ``bottom`` seat, origin at the
+table centre. A player's hand is built in the player's own frame (player at
++y, card tops pointing away from the player, head row farthest), then turned
+to face the player's seat (0/90/180/270 degrees plus jitter) and moved out
+from the centre until no two hands overlap.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.cards import ROW_NAMES, Card
+from referee.specials import Rows
+
+CARD_W_MM = 63.0
+SEATS = ("bottom", "right", "top", "left")
+SEAT_ANGLE = {"bottom": 0.0, "right": -math.pi / 2, "top": math.pi, "left": math.pi / 2}
+SEAT_DIR = {"bottom": (0.0, 1.0), "right": (1.0, 0.0), "top": (0.0, -1.0), "left": (-1.0, 0.0)}
+
+
+@dataclass(frozen=True)
+class CardPose:
+    """A card lying face up: centre (mm), rotation (radians, card top towards -y at 0), draw order."""
+
+    card: Card
+    player: int
+    row: str | None          # None when a special hand is laid in a free shape
+    position: int            # position within the row (or along the free shape), left to right
+    cx: float
+    cy: float
+    angle: float
+
+
+def _row_poses(cards: tuple[Card, ...], y: float, pitch: float, w: float, rng: np.random.Generator,
+               row: str | None, start: int = 0) -> list[tuple[Card, str | None, int, float, float, float]]:
+    n = len(cards)
+    row_angle = rng.normal(0, 0.035)
+    x0 = -(n - 1) * pitch / 2 + rng.normal(0, 0.04 * w)
+    out = []
+    for i, card in enumerate(cards):
+        x = x0 + i * pitch + rng.normal(0, 0.012 * w)
+        yy = y + rng.normal(0, 0.012 * w) + x * math.sin(row_angle)
+        out.append((card, row, start + i, x, yy, row_angle + rng.normal(0, 0.03)))
+    return out
+
+
+def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h: float, free: bool,
+                         rng: np.random.Generator) -> list[tuple[Card, str | None, int, float, float, float]]:
+    """Poses (card, row, pos, x, y, angle) with the player at +y; draw order = list order.
+
+    ``index_w`` / ``index_h`` (mm) are the corner index extents: overlapped cards
+    keep at least that much of the lower card showing.
+    """
+    if free:
+        return _free_shape(rows, w, h, index_w, rng)
+    overlapped = rng.random() < 0.7
+    if overlapped:
+        pitch = index_w + w * rng.uniform(0.04, 0.18)
+    else:
+        pitch = w * rng.uniform(1.02, 1.25)
+    stacked = rng.random() < 0.6
+    row_step = (index_h + h * rng.uniform(0.08, 0.4)) if stacked else h * rng.uniform(1.03, 1.25)
+    out = []
+    for r, (name, cards) in enumerate(zip(ROW_NAMES, rows, strict=True)):
+        out += _row_poses(cards, (r - 1) * row_step, pitch, w, rng, name)
+    return out
+
+
+def _free_shape(rows: Rows, w: float, h: float, index_w: float,
+                rng: np.random.Generator) -> list[tuple[Card, str | None, int, float, float, float]]:
+    """A special hand shown as 13 cards in some shape: one long line, a fan, or two lines."""
+    cards = [c for row in rows for c in row]
+    shape = rng.choice(["line", "fan", "two_lines"])
+    pitch = index_w + w * rng.uniform(0.03, 0.12)
+    out: list[tuple[Card, str | None, int, float, float, float]] = []
+    if shape == "line":
+        out = _row_poses(tuple(cards), 0.0, pitch, w, rng, None)
+    elif shape == "two_lines":
+        k = int(rng.integers(6, 8))
+        out = _row_poses(tuple(cards[:k]), -0.3 * h, pitch, w, rng, None)
+        out += _row_poses(tuple(cards[k:]), 0.3 * h + index_w, pitch, w, rng, None, start=k)
+    else:
+        radius = h * rng.uniform(1.6, 2.6)
+        step = pitch / radius
+        for i, card in enumerate(cards):
+            a = (i - 6) * step
+            out.append((card, None, i, radius * math.sin(a), radius * (1 - math.cos(a)), a + rng.normal(0, 0.02)))
+    return out
+
+
+def _rotate(x: float, y: float, a: float) -> tuple[float, float]:
+    c, s = math.cos(a), math.sin(a)
+    return c * x - s * y, s * x + c * y
+
+
+def _extent(points: list[tuple[float, float]], pad: float) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h: float, index_w: float,
+              index_h: float, rng: np.random.Generator) -> tuple[list[CardPose], list[tuple[float, ...]]]:
+    """Poses of every card on the table and each hand's bounding box (mm)."""
+    local = [hand_in_player_frame(rows, w, h, index_w, index_h, f, rng) for rows, f in zip(hands, free, strict=True)]
+    angles = [SEAT_ANGLE[s] + rng.normal(0, 0.06) for s in seats]
+    radius = 0.3 * h
+
+    def placed(dist: float) -> list[list[tuple[Card, str | None, int, float, float, float]]]:
+        out = []
+        for poses, seat, a in zip(local, seats, angles, strict=True):
+            dx, dy = SEAT_DIR[seat]
+            side = rng_offsets[seat]
+            ox, oy = dx * dist + dy * side, dy * dist - dx * side
+            out.append([(c, r, p, *(np.add(_rotate(x, y, a), (ox, oy)).tolist()), ang + a)
+                        for c, r, p, x, y, ang in poses])
+        return out
+
+    rng_offsets = {s: float(rng.normal(0, 0.15 * w)) for s in SEATS}
+    pad = 0.08 * w * rng.uniform(1, 4)
+    for _ in range(60):
+        hands_xy = placed(radius)
+        boxes = [_extent([(x, y) for _c, _r, _p, x, y, _a in poses], pad) for poses in hands_xy]
+        if not any(_overlap(boxes[i], boxes[j]) for i in range(len(boxes)) for j in range(i + 1, len(boxes))):
+            break
+        radius += 0.08 * h
+    if len(seats) == 2 and rng.random() < 0.5:
+        radius *= rng.uniform(1.0, 1.3)
+        hands_xy = placed(radius)
+        boxes = [_extent([(x, y) for _c, _r, _p, x, y, _a in poses], pad) for poses in hands_xy]
+    poses_out = [CardPose(card=c, player=i, row=r, position=p, cx=x, cy=y, angle=a)
+                 for i, poses in enumerate(hands_xy) for c, r, p, x, y, a in poses]
+    return poses_out, [tuple(b) for b in boxes]

@@ -1,0 +1,237 @@
+"""One synthetic table photo with its full ground truth.
+
+``make_scene(seed, index, decks, ...)`` is a pure function of its arguments:
+the random generator is seeded from ``(seed, index)``, so a scene can be
+regenerated alone, in any process, byte for byte.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.cards import ROW_NAMES
+from referee.round import Round
+from referee.settle import settle
+
+from . import sprites
+from .art_cache import CardArt
+from .backgrounds import TEX_PX, table_texture
+from .camera import Camera, frame_table, project
+from .compose import OCCLUDER, Canvas, paste, polygon_visibility
+from .deal import DealtHand, deal_round, rules
+from .effects import finish
+from .index_box import rotate_box_180
+from .layout import CARD_W_MM, SEATS, CardPose, lay_table
+
+Mat = NDArray[np.float64]
+FREE_SHAPE_SPECIALS = {"six_pairs", "dragon", "all_low_8", "all_high_8", "one_color", "four_trips",
+                       "five_pairs_trips"}
+MIN_VISIBLE = 0.7     # share of an index's pixels that must show for it to count as visible
+MIN_INSIDE = 0.9      # share of an index that must lie inside the image
+
+
+@dataclass
+class Scene:
+    image: NDArray[np.uint8]
+    truth: dict[str, Any]
+
+
+def scene_rng(seed: int, index: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([int(seed), int(index)]))
+
+
+def _seats(rng: np.random.Generator, n: int) -> list[str]:
+    if n == 4:
+        return list(SEATS)
+    if n == 2 and rng.random() < 0.6:
+        return ["bottom", "top"] if rng.random() < 0.7 else ["left", "right"]
+    picked = sorted(rng.choice(4, n, replace=False).tolist())
+    return [SEATS[i] for i in picked]
+
+
+def card_homography(pose: CardPose, art_w: int, art_h: int, mm_per_px: float) -> Mat:
+    """Card pixel -> table mm."""
+    c, s = math.cos(pose.angle), math.sin(pose.angle)
+    rot = np.array([[c * mm_per_px, -s * mm_per_px, pose.cx], [s * mm_per_px, c * mm_per_px, pose.cy], [0, 0, 1]])
+    centre = np.array([[1, 0, -art_w / 2], [0, 1, -art_h / 2], [0, 0, 1.0]])
+    return rot @ centre
+
+
+def _place(rng: np.random.Generator, extent: tuple[float, float, float, float], radius: float,
+           avoid: list[tuple[float, ...]], tries: int = 20) -> tuple[float, float] | None:
+    x0, y0, x1, y1 = extent
+    for _ in range(tries):
+        x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        if all(not (b[0] - radius < x < b[2] + radius and b[1] - radius < y < b[3] + radius) for b in avoid):
+            return x, y
+    return None
+
+
+def _sprite_homography(w_px: int, h_px: int, w_mm: float, x: float, y: float, angle: float) -> Mat:
+    pose = CardPose(card=None, player=-1, row=None, position=0, cx=x, cy=y, angle=angle)  # type: ignore[arg-type]
+    return card_homography(pose, w_px, h_px, w_mm / w_px)
+
+
+def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], centre: tuple[float, float],
+                textures: list[str]) -> NDArray[np.uint8]:
+    tex, mm_per_px = table_texture(rng, textures)
+    if rng.random() < 0.5:
+        tex = cv2.GaussianBlur(tex, (0, 0), 0.8)
+    angle = rng.uniform(0, 2 * math.pi)
+    c, s = math.cos(angle), math.sin(angle)
+    m = np.array([[c * mm_per_px, -s * mm_per_px, centre[0]], [s * mm_per_px, c * mm_per_px, centre[1]], [0, 0, 1]])
+    m = m @ np.array([[1, 0, -TEX_PX / 2], [0, 1, -TEX_PX / 2], [0, 0, 1.0]])
+    return cv2.warpPerspective(tex, cam.homography @ m, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT_101)
+
+
+def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
+               split: str = "train") -> Scene:
+    rng = scene_rng(seed, index)
+    art = decks[int(rng.integers(0, len(decks)))]
+    portrait = rng.random() < 0.35
+    aspect = rng.choice([4 / 3, 16 / 9, 1.0], p=[0.7, 0.2, 0.1])
+    long_side, short_side = size, int(round(size / aspect / 2) * 2)
+    width, height = (short_side, long_side) if portrait else (long_side, short_side)
+
+    # --- the deal and the layout -----------------------------------------------------------
+    n_players = int(rng.choice([2, 3, 4], p=[0.25, 0.3, 0.45]))
+    seats = _seats(rng, n_players)
+    hands: list[DealtHand] = deal_round(rng, n_players)
+    free = [h.mode == "special" and h.intended_special in FREE_SHAPE_SPECIALS and rng.random() < 0.35
+            for h in hands]
+    art_w, art_h = art.size
+    mm_per_px = CARD_W_MM / art_w
+    card_h_mm = art_h * mm_per_px
+    index_w = float(art.boxes[:, 2].max()) * mm_per_px
+    index_h = float(art.boxes[:, 3].max()) * mm_per_px
+    poses, hand_boxes = lay_table([h.rows for h in hands], seats, free, CARD_W_MM, card_h_mm, index_w, index_h, rng)
+    xs = [b[0] for b in hand_boxes] + [b[2] for b in hand_boxes]
+    ys = [b[1] for b in hand_boxes] + [b[3] for b in hand_boxes]
+    pad = 0.25 * CARD_W_MM
+    extent = (min(xs) + pad, min(ys) + pad, max(xs) - pad, max(ys) - pad)
+    cam = frame_table(extent, width, height, rng)
+    centre = ((extent[0] + extent[2]) / 2, (extent[1] + extent[3]) / 2)
+
+    # --- background, shadows ----------------------------------------------------------------
+    canvas = Canvas.from_background(_background(rng, cam, (width, height), centre, textures))
+    ref = project(cam.homography, np.array([[centre[0], centre[1]], [centre[0] + 10, centre[1]]]))
+    px_per_mm = float(np.linalg.norm(ref[1] - ref[0])) / 10
+    light = rng.uniform(0, 2 * math.pi)
+    lift = rng.uniform(0.3, 1.6) * px_per_mm
+    shadow = (math.cos(light) * lift, math.sin(light) * lift, rng.uniform(0.5, 2.5) * px_per_mm,
+              rng.uniform(0.15, 0.45))
+
+    # --- distractors below the cards -------------------------------------------------------
+    distractors: list[dict[str, Any]] = []
+    around = (extent[0] - 120, extent[1] - 120, extent[2] + 120, extent[3] + 120)
+
+    def put(kind: str, img: NDArray[np.uint8], w_mm: float, at: tuple[float, float] | None, key: object = None,
+            angle: float | None = None) -> None:
+        if at is None:
+            return
+        h_img = cam.homography @ _sprite_homography(img.shape[1], img.shape[0], w_mm, at[0], at[1],
+                                                    rng.uniform(0, 2 * math.pi) if angle is None else angle)
+        if paste(canvas, img, h_img, OCCLUDER, key=key, shadow=shadow):
+            quad = project(h_img, np.array([[0, 0], [img.shape[1], 0], [img.shape[1], img.shape[0]],
+                                            [0, img.shape[0]]], dtype=np.float64))
+            distractors.append({"kind": kind, "corners": np.round(quad, 1).tolist()})
+
+    back = art.back
+    if back is None:
+        back = sprites.procedural_back(rng, art_w, art_h)
+    else:
+        back = np.ascontiguousarray(back)
+    if n_players < 4 and rng.random() < 0.5:
+        pile_at = _place(rng, around, 60, hand_boxes)
+        if pile_at is not None:
+            a = rng.uniform(0, 2 * math.pi)
+            for k in range(int(rng.integers(2, 6))):
+                put("card_back", back, CARD_W_MM, (pile_at[0] + k * 0.3, pile_at[1] - k * 0.3), key=(art.name, "back"),
+                    angle=a + rng.normal(0, 0.05))
+    for _ in range(int(rng.integers(0, 3))):
+        put("card_back", back, CARD_W_MM, _place(rng, around, 50, hand_boxes), key=(art.name, "back"))
+    if rng.random() < 0.3:
+        img, w = sprites.phone(rng)
+        put("phone", img, w, _place(rng, around, 90, hand_boxes))
+    for _ in range(int(rng.integers(0, 6))):
+        img, w = sprites.coin(rng)
+        put("coin", img, w, _place(rng, around, 15, hand_boxes))
+    for _ in range(int(rng.integers(0, 9))):
+        img, w = sprites.chip(rng)
+        at = _place(rng, around, 22, hand_boxes)
+        put("chip", img, w, at)
+        if at is not None and rng.random() < 0.4:
+            for k in range(1, int(rng.integers(2, 6))):
+                put("chip", img, w, (at[0] + rng.normal(0, 1), at[1] - 2.5 * k))
+
+    # --- the cards ------------------------------------------------------------------------------
+    card_h: list[Mat] = []
+    for obj_id, pose in enumerate(poses):
+        h_img = cam.homography @ card_homography(pose, art_w, art_h, mm_per_px)
+        card_h.append(h_img)
+        sprite = art.images[pose.card.index]
+        paste(canvas, sprite, h_img, obj_id, key=(art.name, pose.card.index), shadow=shadow)
+
+    # --- things above the cards ---------------------------------------------------------------
+    if rng.random() < 0.12:
+        img, w = sprites.chip(rng)
+        put("chip", img, w, _place(rng, extent, 0, []))
+    if rng.random() < 0.25:
+        sprites.draw_finger(canvas.image, canvas.idmap, rng, OCCLUDER)
+        distractors.append({"kind": "finger"})
+
+    # --- ground truth ------------------------------------------------------------------------
+    cards_truth = []
+    for obj_id, (pose, h_img) in enumerate(zip(poses, card_h, strict=True)):
+        corners = project(h_img, np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], dtype=np.float64))
+        tl = tuple(float(v) for v in art.boxes[pose.card.index])
+        boxes = []
+        for name, box in (("top_left", tl), ("bottom_right", rotate_box_180(tl, art_w, art_h))):  # type: ignore[arg-type]
+            x0, y0, x1, y1 = box
+            quad = project(h_img, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
+            inside, on_top = polygon_visibility(canvas, quad, obj_id)
+            lo = np.clip(quad.min(axis=0), 0, (width, height))
+            hi = np.clip(quad.max(axis=0), 0, (width, height))
+            boxes.append({"corner": name, "quad": np.round(quad, 2).tolist(),
+                          "box": [round(float(v), 2) for v in (*lo, *hi)],
+                          "inside": round(inside, 3), "unoccluded": round(on_top, 3),
+                          "visible": bool(inside >= MIN_INSIDE and on_top >= MIN_VISIBLE)})
+        cards_truth.append({"card": str(pose.card), "class": pose.card.index, "player": seats[pose.player],
+                            "row": pose.row, "position": pose.position, "corners": np.round(corners, 2).tolist(),
+                            "index": boxes})
+
+    image = finish(canvas.image, canvas.idmap >= 0, rng)
+
+    order = sorted(range(n_players), key=lambda i: SEATS.index(seats[i]))
+    round_json: dict[str, Any] = {"players": [
+        {"name": seats[i], **{r: " ".join(str(c) for c in row) for r, row in zip(ROW_NAMES, hands[i].rows,
+                                                                                   strict=True)}}
+        for i in order]}
+    round_json["banker"] = seats[order[int(rng.integers(0, n_players))]]
+    from referee.hand import analyse
+    players_truth = []
+    for i in order:
+        report = analyse(hands[i].rows, rules())
+        players_truth.append({"name": seats[i], "seat": seats[i], "mode": hands[i].mode,
+                              "built_as": hands[i].intended_special, "laid": "free" if free[i] else "rows",
+                              "foul": report.foul, "special": report.special})
+    settlement = settle(Round.from_json(round_json), rules())
+    truth: dict[str, Any] = {
+        "seed": seed, "index": index, "split": split, "width": width, "height": height,
+        "deck": art.name, "family": art.family,
+        "camera": {"tilt_deg": round(cam.tilt_deg, 2), "yaw_deg": round(cam.yaw_deg, 2),
+                   "roll_deg": round(cam.roll_deg, 2), "hfov_deg": round(cam.hfov_deg, 2),
+                   "distance_mm": round(cam.distance_mm, 1),
+                   "homography": np.round(cam.homography, 8).tolist()},
+        "round": round_json, "players": players_truth,
+        "scores_classic": {p: settlement.score_of(p) for p in (pl["name"] for pl in round_json["players"])},
+        "cards": cards_truth, "distractors": distractors,
+    }
+    return Scene(image=image, truth=truth)
