@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum, unique
 
 from referee.errors import InputError
@@ -84,11 +84,11 @@ class Card:
 
     rank: Rank
     suit: Suit
+    #: Position in the deck order used by the evaluator (0..51).
+    index: int = field(init=False, compare=False, repr=False, hash=False)
 
-    @property
-    def index(self) -> int:
-        """Position in the deck order used by the evaluator (0..51)."""
-        return (self.rank - 2) * 4 + SUIT_ORDER.index(self.suit)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", (self.rank - 2) * 4 + SUIT_ORDER.index(self.suit))
 
     @classmethod
     def from_index(cls, index: int) -> Card:

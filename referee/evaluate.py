@@ -144,6 +144,7 @@ class _Tables:
         self.plain3: dict[int, int] = {
             _rank_key(ranks): _value3(ranks) for ranks in combinations_with_replacement(range(2, 15), 3)
         }
+        self.flush5_list: list[int] = self.flush5.tolist()
         self.keys5, self.values5 = _sorted_arrays(self.plain5)
         self.keys3, self.values3 = _sorted_arrays(self.plain3)
 
@@ -159,19 +160,23 @@ def _tables(wheel: Wheel) -> _Tables:
     return _Tables(wheel)
 
 
+# Per card index: its term in the rank multiset key, and its bit in a rank mask.
+_KEY_TERM = tuple(1 << (3 * (i >> 2)) for i in range(52))
+_RANK_BIT = tuple(1 << (i >> 2) for i in range(52))
+
+
 def rank5(cards: Sequence[Card], wheel: Wheel = "lowest") -> int:
     """Strength of a 5-card row (no validation: the caller checks the cards)."""
     tables = _tables(wheel)
-    ranks = [c.rank.value for c in cards]
     suit = cards[0].suit
     if all(c.suit is suit for c in cards):
-        return int(tables.flush5[sum(1 << (r - 2) for r in ranks)])
-    return tables.plain5[_rank_key(ranks)]
+        return int(tables.flush5_list[sum(_RANK_BIT[c.index] for c in cards)])
+    return tables.plain5[sum(_KEY_TERM[c.index] for c in cards)]
 
 
 def rank3(cards: Sequence[Card]) -> int:
     """Strength of a 3-card head: trips, pair or high card only."""
-    return _tables("lowest").plain3[_rank_key([c.rank.value for c in cards])]
+    return _tables("lowest").plain3[sum(_KEY_TERM[c.index] for c in cards)]
 
 
 def rank_row(cards: Sequence[Card], wheel: Wheel = "lowest") -> int:

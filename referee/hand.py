@@ -16,7 +16,7 @@ from itertools import combinations
 from referee.cards import ROW_NAMES, Card, format_cards
 from referee.evaluate import Category, Wheel, category_of, rank3, rank5, truncate_to_head
 from referee.ruleset import Ruleset
-from referee.specials import PREDICATES, Rows, SpecialPredicate
+from referee.specials import PREDICATES, HandFacts, Rows, SpecialPredicate
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,12 +70,11 @@ def row_values(rows: Rows, wheel: Wheel) -> tuple[int, int, int]:
 def foul_reason(values: tuple[int, int, int], rules: Ruleset, rows: Rows | None = None) -> str | None:
     """Why the rows are fouled (which pair of rows, with categories), or None."""
     head, middle, tail = values
-    reports = None
-    if rows is not None:
-        reports = [RowReport(row=n, cards=r, value=v) for n, r, v in zip(ROW_NAMES, rows, values, strict=True)]
 
     def describe(i: int) -> str:
-        return reports[i].describe() if reports else category_of(values[i]).label
+        if rows is None:
+            return category_of(values[i]).label
+        return RowReport(row=ROW_NAMES[i], cards=rows[i], value=values[i]).describe()
 
     checks = ((0, 1, head, truncate_to_head(middle, head)), (1, 2, middle, tail))
     for low, high, low_value, high_value in checks:
@@ -92,27 +91,30 @@ def is_fouled(values: tuple[int, int, int], rules: Ruleset) -> bool:
 
 
 def _ordered_specials(rules: Ruleset) -> list[SpecialPredicate]:
-    keys = sorted((h.key for h in rules.special.hands), key=rules.special_order)
-    return [PREDICATES[k] for k in keys]
+    return [PREDICATES[k] for k in rules.specials_high_to_low]
 
 
-def laid_special(cards: Sequence[Card], rows: Rows | None, fouled: bool, rules: Ruleset) -> str | None:
+def laid_special(cards: Sequence[Card] | HandFacts, rows: Rows | None, fouled: bool, rules: Ruleset) -> str | None:
     """The highest special of the ruleset these cards (and rows, as laid) show."""
+    facts = cards if isinstance(cards, HandFacts) else HandFacts(cards)
     for predicate in _ordered_specials(rules):
         if predicate.needs_rows and (fouled or rows is None):
             continue
-        if predicate.test(cards, rows):
+        if predicate.test(facts, rows):
             return predicate.key
     return None
 
 
-def possible_special(cards: Sequence[Card], rules: Ruleset) -> str | None:
+def possible_special(cards: Sequence[Card] | HandFacts, rules: Ruleset) -> str | None:
     """The highest special the 13 cards could be laid as (any arrangement)."""
+    facts = cards if isinstance(cards, HandFacts) else HandFacts(cards)
     for predicate in _ordered_specials(rules):
         if predicate.needs_rows:
-            if next(arrangements_for(predicate, cards, rules), None) is not None:
+            if predicate.feasible is not None and not predicate.feasible(facts):
+                continue
+            if next(arrangements_for(predicate, facts.cards, rules), None) is not None:
                 return predicate.key
-        elif predicate.test(cards, None):
+        elif predicate.test(facts, None):
             return predicate.key
     return None
 
@@ -122,32 +124,55 @@ def arrangements_for(predicate: SpecialPredicate, cards: Sequence[Card], rules: 
     row_test = predicate.row_test
     assert row_test is not None
     pool = tuple(cards)
-    for head in combinations(pool, 3):
-        if not row_test(head):
-            continue
-        rest = [c for c in pool if c not in head]
-        for middle in combinations(rest, 5):
-            if not row_test(middle):
+    positions = range(len(pool))
+    heads = [h for h in combinations(positions, 3) if row_test([pool[i] for i in h])]
+    if not heads:
+        return
+    fives = [f for f in combinations(positions, 5) if row_test([pool[i] for i in f])]
+    masks = [(sum(1 << i for i in f), f) for f in fives]
+    full = (1 << len(pool)) - 1
+    passing = {m for m, _ in masks}
+    for head in heads:
+        head_mask = sum(1 << i for i in head)
+        for middle_mask, middle in masks:
+            tail_mask = full & ~head_mask & ~middle_mask
+            if middle_mask & head_mask or tail_mask not in passing:
                 continue
-            tail = tuple(c for c in rest if c not in middle)
-            if not row_test(tail):
-                continue
-            rows: Rows = (head, middle, tail)
+            rows: Rows = (
+                tuple(pool[i] for i in head),
+                tuple(pool[i] for i in middle),
+                tuple(pool[i] for i in positions if tail_mask >> i & 1),
+            )
             if not is_fouled(row_values(rows, rules.wheel), rules):
                 yield rows
+
+
+def specials_of(facts: HandFacts, rows: Rows | None, fouled: bool, rules: Ruleset) -> tuple[str | None, str | None]:
+    """(special as laid, missed special) in one pass over the ruleset's specials, strongest first.
+
+    A card-based special is both laid and possible, so the scan stops there; an
+    arrangement-based one the rows do not show is remembered as missed if some
+    unfouled arrangement of these cards has it.
+    """
+    missed = None
+    for predicate in _ordered_specials(rules):
+        if not predicate.needs_rows:
+            if predicate.test(facts, None):
+                return predicate.key, missed
+            continue
+        if not fouled and rows is not None and predicate.test(facts, rows):
+            return predicate.key, missed
+        if missed is None and (predicate.feasible is None or predicate.feasible(facts)):
+            if next(arrangements_for(predicate, facts.cards, rules), None) is not None:
+                missed = predicate.key
+    return None, missed
 
 
 def analyse(rows: Rows, rules: Ruleset) -> HandReport:
     """Everything the referee says about one laid arrangement."""
     values = row_values(rows, rules.wheel)
     reason = foul_reason(values, rules, rows)
-    cards = tuple(c for row in rows for c in row)
-    special = laid_special(cards, rows, reason is not None, rules)
-    best = possible_special(cards, rules)
-    missed = None
-    if best is not None and best != special:
-        if special is None or rules.special_order(best) < rules.special_order(special):
-            missed = best
+    special, missed = specials_of(HandFacts([c for row in rows for c in row]), rows, reason is not None, rules)
     reports = tuple(RowReport(row=n, cards=r, value=v) for n, r, v in zip(ROW_NAMES, rows, values, strict=True))
     assert len(reports) == 3
     return HandReport(rows=(reports[0], reports[1], reports[2]), foul_reason=reason, special=special,

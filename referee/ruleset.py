@@ -18,6 +18,7 @@ import tomllib
 import types
 import typing
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
@@ -113,26 +114,32 @@ class Ruleset:
     special: SpecialRule
 
     def special_hand(self, key: str) -> SpecialHand:
-        for hand in self.special.hands:
-            if hand.key == key:
-                return hand
-        raise KeyError(key)
+        return self._special_by_key[key]
 
-    def special_strength(self, key: str) -> tuple[int, ...]:
-        """Sort key for special vs special: greater wins, equal ties."""
+    @cached_property
+    def _special_by_key(self) -> dict[str, SpecialHand]:
+        return {hand.key: hand for hand in self.special.hands}
+
+    def special_strength(self, key: str) -> int:
+        """Special vs special: greater wins, equal ties (by list order, points or tier)."""
         hands = self.special.hands
         hand = self.special_hand(key)
         if self.special.ranking == "points":
-            return (hand.points,)
+            return hand.points
         if self.special.ranking == "tier":
-            return (hand.tier,)
-        return (len(hands) - hands.index(hand),)
+            return hand.tier
+        return len(hands) - hands.index(hand)
 
     def special_order(self, key: str) -> int:
-        """Position used to pick a player's single highest special (lower is higher)."""
+        """Rank used to pick a player's single highest special (lower is higher)."""
+        return self.specials_high_to_low.index(key)
+
+    @cached_property
+    def specials_high_to_low(self) -> tuple[str, ...]:
+        """Special keys, strongest first; list order breaks equal strength."""
         hands = self.special.hands
-        hand = self.special_hand(key)
-        return -self.special_strength(key)[0] * 1000 + hands.index(hand)
+        order = sorted(range(len(hands)), key=lambda i: (-self.special_strength(hands[i].key), i))
+        return tuple(hands[i].key for i in order)
 
 
 # ------------------------------------------------------------------ loading
