@@ -10,10 +10,10 @@ import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from referee.cards import DECK  # noqa: E402
-from referee.evaluate import rank3_batch, rank5, rank5_batch  # noqa: E402
+from referee.cards import DECK
+from referee.evaluate import rank3_batch, rank5, rank5_batch
 
 
 def best_of(repeats: int, fn: object) -> float:

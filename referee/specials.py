@@ -68,7 +68,7 @@ def is_run(cards: Sequence[Card]) -> bool:
 
 def is_one_suit(cards: Sequence[Card]) -> bool:
     suit = cards[0].suit
-    for c in cards:
+    for c in cards:  # noqa: SIM110 - a plain loop is measurably faster than all() here
         if c.suit is not suit:
             return False
     return True
