@@ -56,10 +56,11 @@ def look_at(target: tuple[float, float], distance: float, tilt: float, yaw: floa
     return np.asarray(h / h[2, 2])
 
 
-def frame_table(extent: tuple[float, float, float, float], width: int, height: int,
+def frame_table(points: NDArray[np.float64], width: int, height: int,
                 rng: np.random.Generator, max_tilt_deg: float = 40.0) -> Camera:
-    """A random phone camera that sees the whole ``extent`` (x0, y0, x1, y1 in mm) of the layout."""
-    x0, y0, x1, y1 = extent
+    """A random phone camera that sees all ``points`` (n, 2 in table mm: the cards' corners)."""
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
     tilt = math.radians(min(max_tilt_deg, abs(rng.normal(0, max_tilt_deg * 0.55))))
     yaw = rng.normal(0, math.radians(12))
     roll = rng.normal(0, math.radians(2.5))
@@ -69,7 +70,7 @@ def frame_table(extent: tuple[float, float, float, float], width: int, height: i
     span = max((x1 - x0) / width, (y1 - y0) / height)
     fill = rng.uniform(0.8, 1.0)
     distance = focal * span / fill
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+    corners = points
     h = look_at(target, distance, tilt, yaw, roll, focal, width / 2, height / 2)
     for _ in range(3):
         pts = project(h, corners)
@@ -81,5 +82,13 @@ def frame_table(extent: tuple[float, float, float, float], width: int, height: i
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     shift = np.array([width / 2, height / 2]) - (lo + hi) / 2 + rng.normal(0, 0.02, 2) * (width, height)
     h = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1.0]]) @ h
+    # Whatever perspective did to the fit, shrink about the centre until every point is in the frame.
+    pts = project(h, corners)
+    margin = 0.01 * min(width, height)
+    half = np.array([width / 2 - margin, height / 2 - margin])
+    need = float(np.max(np.abs(pts - (width / 2, height / 2)) / half))
+    if need > 1:
+        s = 1 / need
+        h = np.array([[s, 0, (1 - s) * width / 2], [0, s, (1 - s) * height / 2], [0, 0, 1.0]]) @ h
     return Camera(homography=np.asarray(h / h[2, 2]), tilt_deg=math.degrees(tilt), yaw_deg=math.degrees(yaw),
                   roll_deg=math.degrees(roll), hfov_deg=math.degrees(hfov), distance_mm=float(distance))

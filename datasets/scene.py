@@ -95,10 +95,6 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
                split: str = "train") -> Scene:
     rng = scene_rng(seed, index)
     art = decks[int(rng.integers(0, len(decks)))]
-    portrait = rng.random() < 0.35
-    aspect = rng.choice([4 / 3, 16 / 9, 1.0], p=[0.7, 0.2, 0.1])
-    long_side, short_side = size, int(round(size / aspect / 2) * 2)
-    width, height = (short_side, long_side) if portrait else (long_side, short_side)
 
     # --- the deal and the layout -----------------------------------------------------------
     n_players = int(rng.choice([2, 3, 4], p=[0.25, 0.3, 0.45]))
@@ -116,7 +112,14 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     ys = [b[1] for b in hand_boxes] + [b[3] for b in hand_boxes]
     pad = 0.25 * CARD_W_MM
     extent = (min(xs) + pad, min(ys) + pad, max(xs) - pad, max(ys) - pad)
-    cam = frame_table(extent, width, height, rng)
+    unit = np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], dtype=np.float64)
+    card_pts = np.vstack([project(card_homography(p, art_w, art_h, mm_per_px), unit) for p in poses])
+    span = card_pts.max(axis=0) - card_pts.min(axis=0)
+    portrait = (span[1] > span[0]) != (rng.random() < 0.15)   # the phone is mostly turned to fit
+    aspect = rng.choice([4 / 3, 16 / 9, 1.0], p=[0.7, 0.2, 0.1])
+    long_side, short_side = size, int(round(size / aspect / 2) * 2)
+    width, height = (short_side, long_side) if portrait else (long_side, short_side)
+    cam = frame_table(card_pts, width, height, rng)
     centre = ((extent[0] + extent[2]) / 2, (extent[1] + extent[3]) / 2)
 
     # --- background, shadows ----------------------------------------------------------------

@@ -1,0 +1,156 @@
+"""Generate synthetic table photos with labels and ground truth.
+
+    python -m datasets.synth --n 2000 --out datasets/generated/cards --seed 1 --split train
+    python -m datasets.synth --n 300 --out datasets/generated/cards --seed 2 --split val --preview
+
+Writes, under ``--out`` (ultralytics layout)::
+
+    data.yaml                        52 classes, class i = str(referee.cards.DECK[i])
+    images/<split>/s<seed>_<i>.jpg   the photo
+    labels/<split>/s<seed>_<i>.txt   one line per visible corner index
+    truth/<split>/s<seed>_<i>.json   every card's identity, player, row, corners, index boxes; the deal
+    preview_<split>.png              with --preview: a contact sheet with the labels drawn
+
+Scene ``i`` depends only on (seed, i, split, size): the same command gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .art_cache import CardArt, cache_root, cards_dir, load_deck, read_meta, textures_dir
+from .backgrounds import texture_files
+from .decks import Split, decks_for_split
+from .labels import write_data_yaml, yolo_lines
+from .scene import make_scene, scene_rng
+from .testdeck import test_deck
+
+_WORKER: dict[str, Any] = {}
+
+
+def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] = ("A", "A-dup")) -> list[CardArt]:
+    """The rendered decks of a split's families; raises if none are in the cache."""
+    base = cards_dir(root)
+    decks = [load_deck(base / d.name) for d in decks_for_split(split, tiers) if read_meta(base / d.name) is not None]
+    if not decks:
+        raise FileNotFoundError(f"no rendered decks for split {split!r} in {base}: run python -m datasets.setup_art")
+    return decks
+
+
+def scene_name(seed: int, index: int) -> str:
+    return f"s{seed}_{index:06d}"
+
+
+def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
+                size: int) -> int:
+    """Generate and write one scene; returns its number of labels."""
+    scene = make_scene(seed, index, decks, textures, size, split)
+    name = scene_name(seed, index)
+    quality = int(scene_rng(seed, index + 1_000_003).integers(55, 96))
+    ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    scene.truth["image"] = f"images/{split}/{name}.jpg"
+    scene.truth["jpeg_quality"] = quality
+    (out / "images" / split / f"{name}.jpg").write_bytes(jpg.tobytes())
+    lines = yolo_lines(scene.truth)
+    (out / "labels" / split / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
+    (out / "truth" / split / f"{name}.json").write_text(json.dumps(scene.truth, separators=(",", ":")))
+    return len(lines)
+
+
+def _init_worker(out: str, split: str, seed: int, size: int, use_test_deck: bool) -> None:
+    cv2.setNumThreads(1)
+    _WORKER.update(out=Path(out), split=split, seed=seed, size=size,
+                   decks=[test_deck()] if use_test_deck else split_decks(split),  # type: ignore[arg-type]
+                   textures=[] if use_test_deck else texture_files(textures_dir()))
+
+
+def _work(index: int) -> int:
+    w = _WORKER
+    return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"])
+
+
+def generate(out: Path, n: int, seed: int, split: Split, size: int = 1600, workers: int | None = None,
+             start: int = 0, use_test_deck: bool = False, progress: bool = True) -> dict[str, float]:
+    for sub in ("images", "labels", "truth"):
+        (out / sub / split).mkdir(parents=True, exist_ok=True)
+    write_data_yaml(out)
+    workers = max(1, min(workers or os.cpu_count() or 1, n))
+    args = (str(out), split, seed, size, use_test_deck)
+    t0 = time.perf_counter()
+    labels = 0
+    indices = range(start, start + n)
+    if workers == 1:
+        _init_worker(*args)
+        results = map(_work, indices)
+        labels = _consume(results, n, t0, progress)
+    else:
+        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        with ctx.Pool(workers, initializer=_init_worker, initargs=args) as pool:
+            labels = _consume(pool.imap(_work, indices, chunksize=2), n, t0, progress)
+    dt = time.perf_counter() - t0
+    return {"scenes": n, "labels": labels, "seconds": dt, "scenes_per_s": n / dt if dt else 0.0}
+
+
+def _consume(results: Any, n: int, t0: float, progress: bool) -> int:
+    total = 0
+    for done, count in enumerate(results, 1):
+        total += count
+        if progress and (done == n or done % 5 == 0):
+            rate = done / (time.perf_counter() - t0)
+            bar = "#" * int(30 * done / n)
+            print(f"\r[{bar:30s}] {done}/{n} scenes  {rate:.2f}/s  eta {(n - done) / rate:5.0f}s",
+                  end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m datasets.synth", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, required=True, help="number of scenes")
+    ap.add_argument("--out", type=Path, required=True, help="dataset folder (ultralytics layout)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--split", choices=["train", "val", "test"], default="train",
+                    help="which design families to draw decks from (and the sub-folder)")
+    ap.add_argument("--size", type=int, default=1600, help="long side of the images in pixels (default 1600)")
+    ap.add_argument("--start", type=int, default=0, help="index of the first scene (to extend a run)")
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    ap.add_argument("--preview", action="store_true", help="also write preview_<split>.png with labels drawn")
+    ap.add_argument("--test-deck", action="store_true", help="use the procedural test deck (no art cache needed)")
+    ap.add_argument("--cache", type=Path, default=None, help="art cache root (default ~/.cache/shisanshui)")
+    args = ap.parse_args(argv)
+    if args.cache:
+        os.environ["SHISANSHUI_CACHE"] = str(args.cache)
+    if not args.test_deck:
+        try:
+            split_decks(args.split)
+        except FileNotFoundError as err:
+            print(f"error: {err} (cache root {cache_root()})", file=sys.stderr)
+            return 2
+    stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck)
+    print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
+          f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
+    if args.preview:
+        from .preview import write_preview
+        path = write_preview(args.out, args.split, [f"s{args.seed}_{i:06d}" for i in
+                                                    range(args.start, args.start + min(args.n, 12))])
+        print(f"preview: {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    raise SystemExit(main())
