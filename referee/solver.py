@@ -39,7 +39,6 @@ from referee.cards import DECK, HAND_SIZE, ROW_NAMES, Card, check_unique, format
 from referee.errors import InputError
 from referee.evaluate import (
     CATEGORY_SHIFT,
-    Category,
     category_of,
     rank3_batch,
     rank5_batch,
@@ -129,13 +128,6 @@ for _k in range(11):
     _RUN3[0x7 << _k] = True
 _RUN3[(1 << 12) | 0x3] = True  # A-2-3
 
-# Head categories -> which of three truncation levels applies to the middle.
-_HEAD_REPS = np.array([int(c) << CATEGORY_SHIFT for c in
-                       (Category.HIGH_CARD, Category.PAIR, Category.THREE_OF_A_KIND)], dtype=np.int64)
-_LEVEL_OF_CATEGORY = np.zeros(16, dtype=np.intp)
-_LEVEL_OF_CATEGORY[int(Category.PAIR)] = 1
-_LEVEL_OF_CATEGORY[int(Category.THREE_OF_A_KIND)] = 2
-
 # Arrangement specials: which per-row flags every row must carry.
 _ROW_SPECIAL_FLAGS: dict[str, tuple[bool, bool]] = {  # key -> (one suit, run)
     "three_flushes": (True, False),
@@ -205,19 +197,21 @@ def analyse_splits(cards: str | Sequence[Card | str] | IntArray, rules: Ruleset 
     head_values = rank3_batch(indices[s.heads])
     five_values = rank5_batch(indices[s.fives], ruleset.wheel)
     # The middle cut to the head's tie-break positions, for each of the three head categories.
-    truncated = truncate_to_head_batch(five_values[None, :], _HEAD_REPS[:, None]).ravel().astype(np.int32)
-    offsets = _LEVEL_OF_CATEGORY[head_values >> CATEGORY_SHIFT] * N_FIVES
+    # The head is compared with the middle cut to the head's tie-break positions, and
+    # the cut floors to a multiple of a unit (2**dropped bits): so per head there is a
+    # least middle value that passes, and each split needs one comparison.
+    cut_all = truncate_to_head_batch(head_values | ((1 << CATEGORY_SHIFT) - 1), head_values)
+    unit = cut_all & -cut_all
+    if ruleset.strict_order:
+        least_middle = truncate_to_head_batch(head_values, head_values) + unit
+    else:
+        least_middle = truncate_to_head_batch(head_values + unit - 1, head_values)
     # Values stay below 2**24: int32 halves the memory traffic of the 72,072-long gathers.
-    head32 = head_values.astype(np.int32)
     five32 = five_values.astype(np.int32)
-    hv = head32[s.split_head]
+    threshold = least_middle.astype(np.int32)[s.split_head]
     mv = five32[s.split_middle]
     tv = five32[s.split_tail]
-    mid_cut = truncated[offsets[s.split_head] + s.split_middle]
-    if ruleset.strict_order:
-        legal = (hv < mid_cut) & (mv < tv)
-    else:
-        legal = (hv <= mid_cut) & (mv <= tv)
+    legal = (threshold <= mv) & ((mv < tv) if ruleset.strict_order else (mv <= tv))
     return HandSplits(cards=indices, rules=ruleset, head_values=head_values, five_values=five_values, legal=legal)
 
 
