@@ -48,7 +48,7 @@ from referee.hand import HandReport, RowReport, foul_reason, laid_special, row_v
 from referee.round import PlayerHand
 from referee.ruleset import Ruleset, load_ruleset
 from referee.settle import _apply_home_run, _settle_pair, _Side
-from referee.specials import PREDICATES, Rows
+from referee.specials import PREDICATES, HandFacts, Rows
 
 __all__ = [
     "Advice",
@@ -304,17 +304,18 @@ def special_splits(hand: HandSplits, key: str,
 def best_special(hand: HandSplits) -> tuple[str | None, int | None]:
     """The highest special of the ruleset the 13 cards can be laid as, and for an
     arrangement special the split that shows it (the heuristic-best such split)."""
-    rules = hand.rules
-    cards = tuple(DECK[int(i)] for i in hand.cards)
+    facts = HandFacts([DECK[int(i)] for i in hand.cards])
     flags = None
-    for key in sorted((h.key for h in rules.special.hands), key=rules.special_order):
+    for key in hand.rules.specials_high_to_low:
         predicate = PREDICATES[key]
         if not predicate.needs_rows:
-            if predicate.test(cards, None):
+            if predicate.test(facts, None):
                 return key, None
             continue
         if key not in _ROW_SPECIAL_FLAGS:  # pragma: no cover - the catalogue has three
             raise NotImplementedError(key)
+        if predicate.feasible is not None and not predicate.feasible(facts):
+            continue
         if flags is None:
             flags = _row_flags(hand)
         mask = special_splits(hand, key, flags)
