@@ -33,7 +33,7 @@ from .backgrounds import texture_files
 from .decks import Split, decks_for_split
 from .labels import write_data_yaml, yolo_lines
 from .scene import make_scene, scene_rng
-from .testdeck import test_deck
+from .testdeck import procedural_deck
 
 _WORKER: dict[str, Any] = {}
 
@@ -72,7 +72,7 @@ def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardAr
 def _init_worker(out: str, split: str, seed: int, size: int, use_test_deck: bool) -> None:
     cv2.setNumThreads(1)
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size,
-                   decks=[test_deck()] if use_test_deck else split_decks(split),  # type: ignore[arg-type]
+                   decks=[procedural_deck()] if use_test_deck else split_decks(split),  # type: ignore[arg-type]
                    textures=[] if use_test_deck else texture_files(textures_dir()))
 
 

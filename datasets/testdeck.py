@@ -51,7 +51,7 @@ def draw_card(card: Card) -> Image:
     return np.dstack([rgb, np.full((H, W), 255, np.uint8)])
 
 
-def test_deck() -> CardArt:
+def procedural_deck() -> CardArt:
     cards = {c: draw_card(c) for c in DECK}
     boxes = deck_index_boxes(cards)
     stack = np.stack([cards[c] for c in DECK])

@@ -1,0 +1,204 @@
+"""Synthetic scene generator (datasets/): labels on the indices, ground truth that
+scores, determinism, the family split, one deck per scene.
+
+Tests that need the rendered card art skip when the cache is missing
+(``python -m datasets.setup_art`` builds it); the procedural test deck keeps
+the generator itself exercised everywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from datasets.art_cache import CardArt, available_decks, cards_dir
+from datasets.decks import DECKS, FAMILY_SPLIT, SPLITS, decks_for_split, families_by_split
+from datasets.labels import CLASS_NAMES, yolo_lines
+from datasets.scene import make_scene
+from datasets.synth import generate, split_decks
+from datasets.testdeck import procedural_deck
+from referee.cards import DECK
+from referee.round import Round
+from referee.ruleset import load_ruleset
+from referee.settle import settle
+
+SIZE = 960
+
+
+@pytest.fixture(scope="module")
+def proc_deck() -> CardArt:
+    return procedural_deck()
+
+
+def _have_cache() -> bool:
+    names = set(available_decks())
+    return all(any(d.name in names for d in decks_for_split(s)) for s in SPLITS)
+
+
+needs_cache = pytest.mark.skipif(not _have_cache(), reason=f"card-art cache missing in {cards_dir()}: "
+                                 "run `python -m datasets.setup_art` to render the decks")
+
+
+# --- always run (procedural deck) ----------------------------------------------------------------
+
+def test_class_list_follows_deck_order() -> None:
+    assert len(CLASS_NAMES) == 52
+    assert tuple(str(DECK[i]) for i in range(52)) == CLASS_NAMES
+    assert CLASS_NAMES[0] == "2s" and CLASS_NAMES[-1] == "Ac"
+
+
+def test_family_split_is_fixed_and_disjoint() -> None:
+    fams = families_by_split()
+    assert len(fams["test"]) >= 3
+    assert {"aguilar", "kennard"} & set(fams["test"])
+    seen: set[str] = set()
+    for split in SPLITS:
+        assert fams[split], split
+        assert not seen & set(fams[split])
+        seen |= set(fams[split])
+    # duplicated artwork stays on one side: every deck's split is its family's
+    for deck in DECKS:
+        assert FAMILY_SPLIT[deck.family] in SPLITS
+
+
+def _check_truth(truth: dict[str, Any]) -> None:
+    cards = [c["card"] for c in truth["cards"]]
+    assert len(cards) == len(set(cards)), "a card appears twice"
+    assert len(cards) == 13 * len(truth["round"]["players"])
+    round_ = Round.from_json(truth["round"])
+    result = settle(round_, load_ruleset("classic"))
+    assert {p: result.score_of(p) for p in truth["scores_classic"]} == truth["scores_classic"]
+    assert sum(truth["scores_classic"].values()) == 0
+    by_player = {p.name: {str(c) for c in p.cards} for p in round_.players}
+    for card in truth["cards"]:
+        assert card["card"] in by_player[card["player"]]
+        assert card["class"] == DECK.index(next(c for c in DECK if str(c) == card["card"]))
+        assert len(card["corners"]) == 4 and len(card["index"]) == 2
+        if card["row"] is not None:
+            row_cards = next(p for p in truth["round"]["players"] if p["name"] == card["player"])[card["row"]]
+            assert row_cards.split()[card["position"]] == card["card"]
+
+
+def _index_ink_share(image: np.ndarray, box: list[float]) -> float:
+    """Share of dark or strongly coloured pixels in a box (an index has ink, plain card paper has none)."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    patch = image[y0:y1, x0:x1].astype(np.int16)
+    if patch.size == 0:
+        return 0.0
+    gray = patch.mean(axis=2)
+    chroma = patch.max(axis=2) - patch.min(axis=2)
+    return float(((gray < 0.6 * np.percentile(gray, 95)) | (chroma > 60)).mean())
+
+
+def _labels_on_indices(scene_image: np.ndarray, truth: dict[str, Any]) -> None:
+    shares = []
+    for card in truth["cards"]:
+        for index in card["index"]:
+            if index["visible"] and (index["box"][2] - index["box"][0]) > 6:
+                shares.append(_index_ink_share(scene_image, index["box"]))
+    assert shares, "no visible index"
+    shares_a = np.array(shares)
+    # nearly every visible index box holds ink (glare or blur may wash out one or two)
+    assert (shares_a > 0.02).mean() > 0.9, shares_a
+
+
+def test_procedural_scene_ground_truth(proc_deck: CardArt) -> None:
+    for index in range(4):
+        scene = make_scene(7, index, [proc_deck], [], SIZE)
+        truth = scene.truth
+        assert scene.image.shape == (truth["height"], truth["width"], 3)
+        _check_truth(truth)
+        _labels_on_indices(scene.image, truth)
+        lines = yolo_lines(truth)
+        assert lines
+        for line in lines:
+            cls, *vals = line.split()
+            assert 0 <= int(cls) < 52
+            assert all(0 <= float(v) <= 1 for v in vals)
+
+
+def test_index_boxes_hold_the_label_pixels(proc_deck: CardArt) -> None:
+    """Visible boxes have ink; a box moved off the index onto plain card paper has less."""
+    scene = make_scene(11, 0, [proc_deck], [], SIZE)
+    inside, shifted = [], []
+    for card in scene.truth["cards"]:
+        tl = card["index"][0]
+        if not tl["visible"]:
+            continue
+        quad = np.array(card["corners"])
+        centre = quad.mean(axis=0)
+        x0, y0, x1, y1 = tl["box"]
+        dx, dy = centre - ((x0 + x1) / 2, (y0 + y1) / 2)
+        inside.append(_index_ink_share(scene.image, tl["box"]))
+        shifted.append(_index_ink_share(scene.image, [x0 + 0.35 * dx, y0 + 0.35 * dy, x1 + 0.35 * dx,
+                                                      y1 + 0.35 * dy]))
+    assert inside
+    assert np.median(inside) > np.median(shifted)
+
+
+def test_same_seed_same_bytes(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    generate(a, 3, seed=5, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False)
+    generate(b, 3, seed=5, split="train", size=SIZE, workers=2, use_test_deck=True, progress=False)
+
+    def digest(root: Path) -> dict[str, str]:
+        return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(root.rglob("*")) if p.is_file() and p.name != "data.yaml"}
+
+    da, db = digest(a), digest(b)
+    assert da == db
+    assert len([k for k in da if k.startswith("images/")]) == 3
+    c = tmp_path / "c"
+    generate(c, 1, seed=6, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False)
+    assert digest(c)["images/train/s6_000000.jpg"] != da["images/train/s5_000000.jpg"]
+
+
+def test_dataset_layout(tmp_path: Path) -> None:
+    generate(tmp_path, 2, seed=1, split="val", size=SIZE, workers=1, use_test_deck=True, progress=False)
+    yaml = (tmp_path / "data.yaml").read_text()
+    assert "nc: 52" in yaml and "0: '2s'" in yaml and "51: 'Ac'" in yaml
+    for name in ("s1_000000", "s1_000001"):
+        assert (tmp_path / "images/val" / f"{name}.jpg").is_file()
+        labels = (tmp_path / "labels/val" / f"{name}.txt").read_text().splitlines()
+        truth = json.loads((tmp_path / "truth/val" / f"{name}.json").read_text())
+        assert labels == yolo_lines(truth)
+        _check_truth(truth)
+
+
+def test_deals_cover_fouls_and_specials(proc_deck: CardArt) -> None:
+    from datasets.deal import deal_round, rules
+    from referee.hand import analyse
+
+    fouls = specials = 0
+    for seed in range(40):
+        for hand in deal_round(np.random.default_rng(seed), 4):
+            report = analyse(hand.rows, rules())
+            fouls += report.foul
+            specials += report.special is not None
+    assert fouls > 5 and specials > 5
+
+
+# --- with the rendered art ---------------------------------------------------------------------
+
+@needs_cache
+def test_splits_use_their_own_families() -> None:
+    fams = {s: {d.family for d in split_decks(s)} for s in SPLITS}
+    assert not fams["train"] & fams["val"]
+    assert not fams["train"] & fams["test"]
+    assert not fams["val"] & fams["test"]
+    assert len(fams["test"]) >= 3
+
+
+@needs_cache
+def test_real_deck_scene() -> None:
+    decks = split_decks("test")
+    for index in range(2):
+        scene = make_scene(3, index, decks, [], 960, "test")
+        assert scene.truth["family"] in families_by_split()["test"]
+        _check_truth(scene.truth)
+        _labels_on_indices(scene.image, scene.truth)
