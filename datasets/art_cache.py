@@ -27,7 +27,7 @@ from referee.cards import DECK, Card
 
 from .index_box import Box
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 META_VERSION = 1
 
 
@@ -50,7 +50,7 @@ class CardArt:
 
     name: str
     family: str
-    images: NDArray[np.uint8]          # (52, H, W, 4) BGRA, index order of referee.cards.DECK
+    images: NDArray[Any]          # (52, H, W, 4) BGRA, index order of referee.cards.DECK
     boxes: NDArray[np.float64]         # (52, 4) top-left index box x0, y0, x1, y1 in card pixels
     back: Image | None
 
@@ -84,7 +84,7 @@ def read_meta(folder: Path) -> dict[str, Any] | None:
     return meta if meta.get("version") == META_VERSION else None
 
 
-def art_from_arrays(name: str, family: str, stack: NDArray[np.uint8], boxes: NDArray[np.float64],
+def art_from_arrays(name: str, family: str, stack: NDArray[Any], boxes: NDArray[np.float64],
                     has_back: bool) -> CardArt:
     return CardArt(name=name, family=family, images=stack[:52], boxes=boxes,
                    back=stack[52] if has_back else None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -15,7 +16,7 @@ from numpy.typing import NDArray
 
 from referee.cards import DECK, Card
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 
 # Aisleriot sheets: 13 columns A,2..10,J,Q,K; rows clubs, diamonds, hearts, spades, then jokers + back.
 SHEET_COLS = 13

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 TEX_PX = 1024
 
 
@@ -42,7 +43,7 @@ def real_texture(path: str, rng: np.random.Generator) -> tuple[Image, float] | N
     return crop, rng.uniform(0.8, 1.6)
 
 
-def _noise(rng: np.random.Generator, size: int, scale: int) -> NDArray[np.float32]:
+def _noise(rng: np.random.Generator, size: int, scale: int) -> NDArray[Any]:
     small = rng.standard_normal((max(2, size // scale), max(2, size // scale))).astype(np.float32)
     return cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -16,7 +17,7 @@ from numpy.typing import NDArray
 
 from .camera import project
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 Mat = NDArray[np.float64]
 OCCLUDER = -2   # idmap value of distractors
 EMPTY = -1
@@ -42,7 +43,7 @@ def mip(key: object, sprite: Image, level: int) -> Image:
 
 @dataclass
 class Canvas:
-    image: NDArray[np.float32]     # (H, W, 3) BGR, 0..255
+    image: NDArray[Any]     # (H, W, 3) BGR, 0..255
     idmap: NDArray[np.int16]       # top object id per pixel
 
     @classmethod

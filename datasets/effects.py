@@ -4,20 +4,21 @@ lens and motion blur, sensor noise, resolution loss. JPEG comes last, on save.""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 
 
-def _low_freq(rng: np.random.Generator, w: int, h: int, cells: int) -> NDArray[np.float32]:
+def _low_freq(rng: np.random.Generator, w: int, h: int, cells: int) -> NDArray[Any]:
     small = rng.standard_normal((cells, cells)).astype(np.float32)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def lighting(img: NDArray[np.float32], rng: np.random.Generator) -> None:
+def lighting(img: NDArray[Any], rng: np.random.Generator) -> None:
     """Uneven light and vignetting, in place."""
     h, w = img.shape[:2]
     sw, sh = max(8, w // 16), max(8, h // 16)
@@ -32,7 +33,7 @@ def lighting(img: NDArray[np.float32], rng: np.random.Generator) -> None:
     img *= cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
 
 
-def glare(img: NDArray[np.float32], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> None:
+def glare(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> None:
     """Specular highlights, strongest on the glossy cards, in place."""
     h, w = img.shape[:2]
     for _ in range(int(rng.integers(1, 3))):
@@ -52,13 +53,13 @@ def glare(img: NDArray[np.float32], card_mask: NDArray[np.bool_], rng: np.random
         img[y0:y1, x0:x1] += (strength * blob * gloss)[:, :, None]
 
 
-def white_balance(img: NDArray[np.float32], rng: np.random.Generator) -> None:
+def white_balance(img: NDArray[Any], rng: np.random.Generator) -> None:
     temp = rng.normal(0, 0.08)
     tint = rng.normal(0, 0.03)
     img *= np.array([1 - temp, 1 + tint, 1 + temp], np.float32)
 
 
-def blur(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+def blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     h, w = img.shape[:2]
     scale = max(h, w) / 1600
     if rng.random() < 0.7:
@@ -66,7 +67,7 @@ def blur(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     if rng.random() < 0.25:
         length = max(3, int(rng.uniform(3, 11) * scale)) | 1
-        kernel = np.zeros((length, length), np.float32)
+        kernel: NDArray[Any] = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (length, length))
@@ -74,7 +75,7 @@ def blur(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float
     return img
 
 
-def resolution_loss(img: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+def resolution_loss(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     """Sometimes the photo had fewer pixels (1 MP phones, digital zoom): down and up again."""
     if rng.random() > 0.25:
         return img
@@ -84,18 +85,18 @@ def resolution_loss(img: NDArray[np.float32], rng: np.random.Generator) -> NDArr
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def noise(img: NDArray[np.float32], rng: np.random.Generator) -> None:
+def noise(img: NDArray[Any], rng: np.random.Generator) -> None:
     """Sensor noise, signal-dependent, slightly blotchy (generated at half size)."""
     h, w = img.shape[:2]
     sigma = rng.uniform(1, 7)
-    n = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 3), dtype=np.float32)
+    n: NDArray[Any] = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 3), dtype=np.float32)
     n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
     lum = rng.standard_normal(((h + 1) // 2, (w + 1) // 2), dtype=np.float32)
-    n += cv2.resize(lum, (w, h), interpolation=cv2.INTER_NEAREST)[:, :, None]
+    n = n + cv2.resize(lum, (w, h), interpolation=cv2.INTER_NEAREST)[:, :, None]
     img += n * (sigma * (0.4 + img / 255 * 0.6) * 0.7)
 
 
-def finish(img: NDArray[np.float32], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> Image:
+def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> Image:
     """All photometric effects; returns the 8-bit image."""
     lighting(img, rng)
     if rng.random() < 0.45:
@@ -104,4 +105,5 @@ def finish(img: NDArray[np.float32], card_mask: NDArray[np.bool_], rng: np.rando
     img = resolution_loss(img, rng)
     img = blur(img, rng)
     noise(img, rng)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: Image = np.clip(img, 0, 255).astype(np.uint8)
+    return out

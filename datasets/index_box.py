@@ -7,13 +7,15 @@ The bottom-right index is the top-left one turned by 180 degrees.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from referee.cards import Card
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 Box = tuple[float, float, float, float]
 
 WINDOW_W = 0.34  # the index lies within this share of the card width...

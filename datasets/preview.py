@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 CELL_W = 800
 
 
-def draw_truth(image: NDArray[np.uint8], truth: dict[str, Any]) -> NDArray[np.uint8]:
+def draw_truth(image: NDArray[Any], truth: dict[str, Any]) -> NDArray[Any]:
     img = image.copy()
     thick = max(1, round(max(img.shape[:2]) / 800))
     for card in truth["cards"]:
@@ -40,7 +40,7 @@ def draw_truth(image: NDArray[np.uint8], truth: dict[str, Any]) -> NDArray[np.ui
     return img
 
 
-def contact_sheet(images: list[NDArray[np.uint8]], columns: int = 3) -> NDArray[np.uint8]:
+def contact_sheet(images: list[NDArray[Any]], columns: int = 3) -> NDArray[Any]:
     cells = []
     cell_h = CELL_W * 3 // 4
     for img in images:
@@ -58,6 +58,8 @@ def write_preview(out: Path, split: str, names: list[str]) -> Path:
     for name in names:
         image = cv2.imread(str(out / "images" / split / f"{name}.jpg"))
         truth = json.loads((out / "truth" / split / f"{name}.json").read_text())
+        if image is None:
+            raise FileNotFoundError(f"{name}.jpg missing in {out}")
         drawn.append(draw_truth(image, truth))
     path = out / f"preview_{split}.png"
     cv2.imwrite(str(path), contact_sheet(drawn))

@@ -38,7 +38,7 @@ MIN_INSIDE = 0.9      # share of an index that must lie inside the image
 
 @dataclass
 class Scene:
-    image: NDArray[np.uint8]
+    image: NDArray[Any]
     truth: dict[str, Any]
 
 
@@ -60,7 +60,8 @@ def card_homography(pose: CardPose, art_w: int, art_h: int, mm_per_px: float) ->
     c, s = math.cos(pose.angle), math.sin(pose.angle)
     rot = np.array([[c * mm_per_px, -s * mm_per_px, pose.cx], [s * mm_per_px, c * mm_per_px, pose.cy], [0, 0, 1]])
     centre = np.array([[1, 0, -art_w / 2], [0, 1, -art_h / 2], [0, 0, 1.0]])
-    return rot @ centre
+    out: Mat = rot @ centre
+    return out
 
 
 def _place(rng: np.random.Generator, extent: tuple[float, float, float, float], radius: float,
@@ -79,7 +80,7 @@ def _sprite_homography(w_px: int, h_px: int, w_mm: float, x: float, y: float, an
 
 
 def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], centre: tuple[float, float],
-                textures: list[str]) -> NDArray[np.uint8]:
+                textures: list[str]) -> NDArray[Any]:
     tex, mm_per_px = table_texture(rng, textures)
     if rng.random() < 0.5:
         tex = cv2.GaussianBlur(tex, (0, 0), 0.8)
@@ -135,7 +136,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     distractors: list[dict[str, Any]] = []
     around = (extent[0] - 120, extent[1] - 120, extent[2] + 120, extent[3] + 120)
 
-    def put(kind: str, img: NDArray[np.uint8], w_mm: float, at: tuple[float, float] | None, key: object = None,
+    def put(kind: str, img: NDArray[Any], w_mm: float, at: tuple[float, float] | None, key: object = None,
             angle: float | None = None) -> None:
         if at is None:
             return

@@ -78,8 +78,8 @@ def render_deck(spec: DeckSpec, root: Path, width: int) -> tuple[dict[Card, Imag
         return normalise_sizes(cards, back)
     if spec.kind == "files":
         cards = {card: trim(render_svg(_file_for(spec, card, root), w)) for card in DECK}
-        back = trim(render_svg(_resolve(spec.back, root), w)) if spec.back else None
-        return normalise_sizes(cards, back)
+        file_back = trim(render_svg(_resolve(spec.back, root), w)) if spec.back else None
+        return normalise_sizes(cards, file_back)
     raise NotImplementedError(f"{spec.name}: {spec.kind} decks are not supported yet (element boxes unreliable)")
 
 

@@ -4,12 +4,13 @@ coins, a phone, card backs; and fingers drawn straight into the image."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 PX_PER_MM = 4.0
 
 CHIP_COLOURS = [(40, 40, 200), (200, 60, 30), (40, 140, 40), (30, 30, 30), (220, 220, 220), (30, 160, 230),
@@ -91,7 +92,7 @@ def procedural_back(rng: np.random.Generator, w_px: int, h_px: int) -> Image:
     return img
 
 
-def draw_finger(image: NDArray[np.float32], idmap: NDArray[np.int16], rng: np.random.Generator,
+def draw_finger(image: NDArray[Any], idmap: NDArray[np.int16], rng: np.random.Generator,
                 occluder: int) -> None:
     """A finger or two reaching in from an image edge (skin-coloured, shaded capsule)."""
     H, W = image.shape[:2]

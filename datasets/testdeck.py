@@ -6,6 +6,8 @@ middle; the index boxes are found by the same ink detection as real decks.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -15,7 +17,7 @@ from referee.cards import DECK, Card
 from .art_cache import CardArt
 from .index_box import deck_index_boxes
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 W, H = 120, 168
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
+Image = NDArray[Any]
 
 PHOTOS: tuple[str, ...] = (
     "/usr/share/games/pokerth/gfx/gui/table/default/table.png",
