@@ -1,0 +1,148 @@
+"""The data that flows from the detector through the table geometry.
+
+``CardDetection`` is one physical card, seen once; ``TableLayout`` is the cards
+grouped into seats and rows, with every ``Problem`` that blocks scoring. Both are
+frozen and serialise to the JSON of ``referee detect`` / ``referee photo``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from referee.cards import Card
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
+Point = tuple[float, float]
+SEAT_NAMES: tuple[str, ...] = ("bottom", "right", "top", "left")
+
+
+def _r(x: float) -> float:
+    return round(float(x), 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardDetection:
+    """One physical card: its identity and where it is.
+
+    ``box`` covers what is visible of the card (its index boxes, and its outline when
+    known); ``index_boxes`` are the rank+suit corner indices the detector read;
+    ``outline`` is the card's four corners when they could be estimated; ``up`` is the
+    direction (degrees, image coordinates, 0 = the card's top points up the image,
+    90 = points right) the card's top edge faces, or None.
+    """
+
+    card: Card
+    confidence: float
+    box: Box
+    index_boxes: tuple[Box, ...] = ()
+    outline: tuple[Point, Point, Point, Point] | None = None
+    up: float | None = None
+
+    @property
+    def center(self) -> Point:
+        if self.outline is not None:
+            xs = [p[0] for p in self.outline]
+            ys = [p[1] for p in self.outline]
+            return (sum(xs) / 4, sum(ys) / 4)
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": str(self.card),
+            "confidence": round(float(self.confidence), 4),
+            "box": [_r(v) for v in self.box],
+            "outline": [[_r(x), _r(y)] for x, y in self.outline] if self.outline is not None else None,
+            "index_boxes": [[_r(v) for v in b] for b in self.index_boxes],
+            "up": None if self.up is None else _r(self.up),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Detections:
+    """Every card found in one image."""
+
+    width: int
+    height: int
+    cards: tuple[CardDetection, ...]
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "image": {"width": self.width, "height": self.height},
+            "cards": [c.to_json() for c in self.cards],
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+
+
+ProblemKind = Literal[
+    "duplicate_card", "card_count", "row_size", "low_confidence", "unassigned_card", "no_rows", "player_count",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Problem:
+    """Something that stops the referee from scoring the photo as it is."""
+
+    kind: ProblemKind
+    message: str
+    seat: str | None = None
+    card: str | None = None
+    blocking: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "seat": self.seat, "card": self.card,
+                "blocking": self.blocking}
+
+
+RowName = Literal["head", "middle", "tail"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatLayout:
+    """One player's cards as laid: three rows, or 13 cards in a free shape (a special hand)."""
+
+    seat: str
+    cards: tuple[CardDetection, ...]
+    rows: tuple[tuple[CardDetection, ...], tuple[CardDetection, ...], tuple[CardDetection, ...]] | None
+
+    @property
+    def confidence(self) -> float:
+        return min((c.confidence for c in self.cards), default=0.0)
+
+    @property
+    def shape(self) -> Literal["rows", "free"]:
+        return "rows" if self.rows is not None else "free"
+
+    def row_of(self, detection: CardDetection) -> RowName | None:
+        if self.rows is None:
+            return None
+        names: tuple[RowName, RowName, RowName] = ("head", "middle", "tail")
+        for name, row in zip(names, self.rows, strict=True):
+            if detection in row:
+                return name
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        rows = self.rows
+        return {
+            "seat": self.seat,
+            "shape": self.shape,
+            "head": [str(c.card) for c in rows[0]] if rows else None,
+            "middle": [str(c.card) for c in rows[1]] if rows else None,
+            "tail": [str(c.card) for c in rows[2]] if rows else None,
+            "cards": [str(c.card) for c in self.cards],
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableLayout:
+    seats: tuple[SeatLayout, ...]
+    unassigned: tuple[CardDetection, ...] = ()
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def blocked(self) -> bool:
+        return any(p.blocking for p in self.problems)
