@@ -191,12 +191,13 @@ def analyse_splits(cards: str | Sequence[Card | str] | IntArray, rules: Ruleset 
     ruleset = _rules_of(rules)
     if isinstance(cards, np.ndarray):
         indices = np.sort(cards.astype(np.int64))
+        if indices.shape != (HAND_SIZE,) or indices[0] < 0 or indices[-1] > 51 or np.any(indices[1:] == indices[:-1]):
+            raise InputError(f"a hand is {HAND_SIZE} distinct card indices 0..51")
     else:
         indices = np.array(sorted(c.index for c in _cards_of(cards)), dtype=np.int64)
     s = split_structure()
     head_values = rank3_batch(indices[s.heads])
     five_values = rank5_batch(indices[s.fives], ruleset.wheel)
-    # The middle cut to the head's tie-break positions, for each of the three head categories.
     # The head is compared with the middle cut to the head's tie-break positions, and
     # the cut floors to a multiple of a unit (2**dropped bits): so per head there is a
     # least middle value that passes, and each split needs one comparison.
