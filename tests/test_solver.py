@@ -121,6 +121,17 @@ def test_counts_match_brute_force_on_random_hands(preset: str) -> None:
         assert fast_legal(cards, rules) == set(expected), cards
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_counts_match_brute_force_heavy(preset: str, request: pytest.FixtureRequest) -> None:
+    """1,000 hands per preset (about 2 minutes each): run with ``pytest -m slow``."""
+    if "slow" not in (request.config.option.markexpr or ""):
+        pytest.skip("heavy differential run: select it with -m slow")
+    rules = load_ruleset(preset)
+    for cards in random_hands(100 + PRESET_NAMES.index(preset), 1000):
+        assert fast_legal(cards, rules) == set(brute_force(cards, rules)), cards
+
+
 def test_counts_match_brute_force_strict_order() -> None:
     rules = load_ruleset("shisandao")
     for cards in random_hands(5, 40):
@@ -337,9 +348,7 @@ def test_expected_objective_is_seeded_and_has_stderr() -> None:
     assert all("stderr" in x for x in data["best"])
 
 
-def test_expected_points_zero_sum_two_players_mirror() -> None:
-    """Two players, same deals: a candidate facing itself-like hands scores around 0 and
-    the points per deal are integers."""
+def test_expected_points_are_whole_points_per_deal() -> None:
     cards = parse_cards("Ah Kd Qs 9c 8d 7h 6s 5c 4d 3h 3s Tc Jd")
     rows = analyse_splits(cards, load_ruleset("classic")).split_rows(pareto_front(
         analyse_splits(cards, load_ruleset("classic")), 1)[0])
@@ -418,6 +427,16 @@ def test_cli_solve_bad_input_exit_2(argv: list[str], capsys: pytest.CaptureFixtu
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("referee: error:") and err.count("\n") == 1
+
+
+def test_advice_keeps_rows_that_are_already_best() -> None:
+    from referee.solver import advise
+
+    cards = "As Ks Qs Js Ts 9h 9d 9c 4h 4d 2c 3c 7d"
+    best = solve(cards, "popular", objective="expected", samples=20, seed=2, players=2, top=1).best[0]
+    advice = advise(best.rows, "popular", samples=20, seed=2, players=2)
+    assert advice.gain == 0 and advice.best.rows == best.rows
+    assert advice.text().startswith("advice: the laid rows are as good as any found")
 
 
 def test_cli_check_advise(capsys: pytest.CaptureFixture[str]) -> None:
