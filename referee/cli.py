@@ -185,7 +185,7 @@ EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 def _load_extra_commands() -> None:
     import importlib
 
-    for module in ("referee.solve_cli", "vision.cli"):
+    for module in ("referee.solve_cli", "vision.cli", "vision.photo_cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as err:

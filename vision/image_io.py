@@ -47,7 +47,7 @@ def read_image(source: bytes | str | Path, name: str | None = None) -> BGRImage:
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data))
+            image: Image.Image = Image.open(io.BytesIO(data))
             width, height = image.size
             if width * height > MAX_PIXELS:
                 raise InputError(f"{label} is {width} x {height} px ({width * height / 1e6:.0f} MP); "

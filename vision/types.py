@@ -78,6 +78,7 @@ class Detections:
 
 ProblemKind = Literal[
     "duplicate_card", "card_count", "row_size", "low_confidence", "unassigned_card", "no_rows", "player_count",
+    "banker", "invalid_round",
 ]
 
 

@@ -1,0 +1,285 @@
+"""Table geometry: group detected cards into seats, and each seat into head, middle, tail.
+
+The cue is how people lay cards: each player's cards face them (the card's top
+points away from its player), and the three rows run across the player's view,
+head farthest. So cards are grouped by facing direction first, then by position;
+each group is turned into its player's frame, where rows are horizontal bands.
+
+Nothing is guessed: a seat whose cards do not make 3 + 5 + 5 rows, a card seen
+twice, a card that belongs to nobody or one read with low confidence becomes a
+:class:`Problem` naming the seat and the card.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.cards import HAND_SIZE
+from vision.types import CardDetection, Problem, SeatLayout, TableLayout
+
+ROW_SIZES = (3, 5, 5)
+ANGLE_GAP_DEG = 30.0       # facing directions further apart than this belong to different players
+LINK_CARD_HEIGHTS = 1.6    # cards closer than this (in card heights) lie in one player's area
+INDEX_TO_CARD = 4.6        # a card is about this many corner-index heights tall
+
+
+@dataclass(frozen=True)
+class LayoutConfig:
+    min_confidence: float = 0.5
+
+
+def _up_vector(angle_deg: float) -> tuple[float, float]:
+    a = math.radians(angle_deg)
+    return math.sin(a), -math.cos(a)
+
+
+def _card_height(cards: Sequence[CardDetection]) -> float:
+    """Typical card height in pixels, from outlines or index boxes."""
+    sizes = []
+    for c in cards:
+        if c.outline is not None:
+            pts = np.array(c.outline)
+            sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
+            sizes.append(float(sides.max()))
+        elif c.index_boxes:
+            x1, y1, x2, y2 = c.index_boxes[0]
+            sizes.append(max(x2 - x1, y2 - y1) * INDEX_TO_CARD)
+        else:
+            x1, y1, x2, y2 = c.box
+            sizes.append(max(x2 - x1, y2 - y1))
+    return float(np.median(sizes)) if sizes else 1.0
+
+
+def _circular_clusters(angles: list[float]) -> list[list[int]]:
+    """Split facing angles (degrees) into groups at gaps wider than ANGLE_GAP_DEG."""
+    if not angles:
+        return []
+    order = sorted(range(len(angles)), key=lambda i: angles[i] % 360)
+    values = [angles[i] % 360 for i in order]
+    gaps = [(values[(k + 1) % len(values)] - values[k]) % 360 for k in range(len(values))]
+    if len(values) == 1:
+        return [order]
+    cuts = [k for k, g in enumerate(gaps) if g > ANGLE_GAP_DEG]
+    if not cuts:
+        return [order]
+    groups = []
+    for j, cut in enumerate(cuts):
+        start = cut + 1
+        end = cuts[(j + 1) % len(cuts)]
+        group = []
+        k = start
+        while True:
+            group.append(order[k % len(order)])
+            if k % len(order) == end:
+                break
+            k += 1
+        groups.append(group)
+    return groups
+
+
+def _components(points: np.ndarray, link: float) -> list[list[int]]:
+    """Connected components of points closer than ``link``."""
+    n = len(points)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    if n:
+        dist = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+        for i, j in zip(*np.nonzero(np.triu(dist < link, 1)), strict=True):
+            parent[find(int(i))] = find(int(j))
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(n):
+        groups[find(i)].append(i)
+    return list(groups.values())
+
+
+def _mean_angle(angles: Sequence[float]) -> float:
+    s = sum(math.sin(math.radians(a)) for a in angles)
+    c = sum(math.cos(math.radians(a)) for a in angles)
+    return math.degrees(math.atan2(s, c)) % 360
+
+
+def _seat_name(up_deg: float) -> str:
+    """Seat by where the player sits: opposite the direction the cards' tops face."""
+    names = ("bottom", "left", "top", "right")  # card tops facing up, right, down, left
+    return names[int(((up_deg + 45) % 360) // 90)]
+
+
+def _anchor(card: CardDetection) -> tuple[float, float]:
+    """The card's top-left corner: in overlapped rows it is the part that always shows."""
+    if card.outline is not None:
+        return card.outline[0]
+    if card.index_boxes:
+        x1, y1, x2, y2 = card.index_boxes[0]
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
+    return card.center
+
+
+def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float, float]:
+    """Unit vector along the rows (to the player's right), from the cards' top edges when known."""
+    vx = vy = 0.0
+    for c in cards:
+        if c.outline is not None:
+            (x0, y0), (x1, y1) = c.outline[0], c.outline[1]
+            length = math.hypot(x1 - x0, y1 - y0) or 1.0
+            vx += (x1 - x0) / length
+            vy += (y1 - y0) / length
+    if vx == vy == 0.0:
+        ux, uy = _up_vector(up_deg)
+        return -uy, ux
+    norm = math.hypot(vx, vy)
+    return vx / norm, vy / norm
+
+
+ROW_SEPARATION = 1.5  # gaps between rows must be this many times wider than any gap inside a row
+
+
+def _split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
+    """Three rows ordered farthest to nearest in the player's frame, or None if the
+    cards do not form three clearly separate rows."""
+    if len(cards) < 3:
+        return None
+    rx, ry = _row_direction(cards, up_deg)
+    ux, uy = _up_vector(up_deg)
+    nx, ny = (ry, -rx) if ry * ux - rx * uy >= 0 else (-ry, rx)  # normal to the rows, toward the far side
+    anchors = [_anchor(c) for c in cards]
+    far = np.array([x * nx + y * ny for x, y in anchors])
+    along = np.array([x * rx + y * ry for x, y in anchors])
+    order = np.argsort(-far)  # farthest first
+    gaps = -np.diff(far[order])
+    cut = sorted(np.argsort(-gaps)[:2].tolist())
+    inside = np.delete(gaps, cut)
+    if inside.size and gaps[cut].min() < ROW_SEPARATION * inside.max():
+        return None
+    bands = [order[: cut[0] + 1], order[cut[0] + 1: cut[1] + 1], order[cut[1] + 1:]]
+    return tuple([cards[i] for i in sorted(band.tolist(), key=lambda i: along[i])] for band in bands)
+
+
+def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetection], ...] | None:
+    """Head is the 3-card row, middle the 5-card row beside it, tail the other."""
+    sizes = [len(r) for r in rows]
+    if sorted(sizes) != sorted(ROW_SIZES):
+        return None
+    head_at = sizes.index(3)
+    if head_at == 1:
+        return None  # head between the two 5-card rows: which is the middle is not clear
+    middle_at = 1
+    tail_at = 2 if head_at == 0 else 0
+    return rows[head_at], rows[middle_at], rows[tail_at]
+
+
+def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | None = None) -> TableLayout:
+    """Group ``detections`` into seats and rows; report every problem found."""
+    config = config or LayoutConfig()
+    problems: list[Problem] = []
+    cards = _drop_duplicates(list(detections), problems)
+    for c in cards:
+        if c.confidence < config.min_confidence:
+            problems.append(Problem(kind="low_confidence", card=str(c.card),
+                                    message=f"{c.card} was read with low confidence ({c.confidence:.2f}): check it"))
+    height = _card_height(cards)
+    groups = _seat_groups(cards, height)
+    seats: list[SeatLayout] = []
+    unassigned: list[CardDetection] = []
+    names_used: dict[str, int] = defaultdict(int)
+    for group, up in groups:
+        if len(group) < 4:
+            unassigned.extend(group)
+            continue
+        name = _seat_name(up)
+        names_used[name] += 1
+        seat_name = name if names_used[name] == 1 else f"{name}-{names_used[name]}"
+        seats.append(_seat_layout(seat_name, group, up, problems))
+    for c in unassigned:
+        problems.append(Problem(kind="unassigned_card", card=str(c.card),
+                                message=f"{c.card} lies apart from every player's cards"))
+    if not 2 <= len(seats) <= 4:
+        problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
+    seats.sort(key=lambda s: ("bottom", "right", "top", "left").index(s.seat.split("-")[0]))
+    return TableLayout(seats=tuple(seats), unassigned=tuple(unassigned), problems=tuple(problems))
+
+
+def _drop_duplicates(cards: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
+    best: dict[str, CardDetection] = {}
+    for c in cards:
+        key = str(c.card)
+        if key in best:
+            problems.append(Problem(kind="duplicate_card", card=key,
+                                    message=f"{key} is seen twice: one deck has each card once"))
+            if c.confidence > best[key].confidence:
+                best[key] = c
+        else:
+            best[key] = c
+    kept = set(map(id, best.values()))
+    return [c for c in cards if id(c) in kept]
+
+
+def _seat_groups(cards: list[CardDetection], height: float) -> list[tuple[list[CardDetection], float]]:
+    """Cards grouped by facing direction, then by position; each with its mean facing angle."""
+    oriented = [c for c in cards if c.up is not None]
+    groups: list[tuple[list[CardDetection], float]] = []
+    centers = np.array([c.center for c in cards]) if cards else np.zeros((0, 2))
+    for idx in _circular_clusters([c.up for c in oriented if c.up is not None]):
+        members = [oriented[i] for i in idx]
+        pts = np.array([m.center for m in members])
+        for comp in _components(pts, LINK_CARD_HEIGHTS * height):
+            group = [members[i] for i in comp]
+            groups.append((group, _mean_angle([g.up for g in group if g.up is not None])))
+    # Cards without a facing direction, and small stray groups, join the seat they lie in.
+    loose = [c for c in cards if c.up is None]
+    big = [g for g in groups if len(g[0]) >= 4]
+    small = [g for g in groups if len(g[0]) < 4]
+    for group, _ in small:
+        loose.extend(group)
+    leftover: list[CardDetection] = []
+    for c in loose:
+        target = _nearest_group(c, big, height, centers)
+        if target is None:
+            leftover.append(c)
+        else:
+            target[0].append(c)
+    if leftover:
+        big.append((leftover, _mean_angle([c.up for c in leftover if c.up is not None] or [0.0])))
+    return big
+
+
+def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], float]], height: float,
+                   _centers: np.ndarray) -> tuple[list[CardDetection], float] | None:
+    best, best_d = None, LINK_CARD_HEIGHTS * height
+    cx, cy = card.center
+    for g in groups:
+        if len(g[0]) >= HAND_SIZE:
+            continue
+        d = min(math.hypot(cx - m.center[0], cy - m.center[1]) for m in g[0])
+        if d < best_d:
+            best, best_d = g, d
+    return best
+
+
+def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem]) -> SeatLayout:
+    if len(group) != HAND_SIZE:
+        problems.append(Problem(kind="card_count", seat=seat,
+                                message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}"))
+    bands = _split_rows(group, up)
+    rows = _assign_rows(bands) if bands is not None else None
+    if rows is None:
+        if len(group) == HAND_SIZE:
+            problems.append(Problem(kind="no_rows", seat=seat, blocking=False,
+                                    message=f"{seat}: 13 cards not laid as 3 + 5 + 5 rows; judged as a special hand"))
+        else:
+            sizes = " + ".join(str(len(b)) for b in bands) if bands else "?"
+            problems.append(Problem(kind="row_size", seat=seat,
+                                    message=f"{seat}: rows of {sizes} cards; expected 3 + 5 + 5"))
+        return SeatLayout(seat=seat, cards=tuple(group), rows=None)
+    head, middle, tail = (tuple(r) for r in rows)
+    return SeatLayout(seat=seat, cards=tuple(c for r in rows for c in r), rows=(head, middle, tail))

@@ -1,0 +1,55 @@
+"""``referee photo IMAGE``: the whole pipeline, photo to settlement."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from referee.ruleset import PRESET_NAMES, load_ruleset
+
+
+def register(sub: Any) -> None:
+    photo = sub.add_parser("photo", help="score the table in a photo")
+    photo.add_argument("image", help="photo of the table (JPEG, PNG, WebP, HEIC)")
+    photo.add_argument("--rules", default="classic",
+                       help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: classic)")
+    photo.add_argument("--banker", help="the banker's seat (bottom, right, top, left) in banker-mode rules")
+    photo.add_argument("--force", action="store_true", help="score the complete seats despite the problems")
+    photo.add_argument("--min-confidence", type=float, default=0.5, help="cards read below this are problems")
+    photo.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
+    photo.add_argument("--json", action="store_true", help="print JSON")
+    photo.set_defaults(handler=cmd_photo)
+
+
+def _text(data: dict[str, Any]) -> str:
+    lines = []
+    for seat in data["seats"]:
+        if seat["head"] is not None:
+            rows = " | ".join(" ".join(seat[r]) for r in ("head", "middle", "tail"))
+        else:
+            rows = " ".join(seat["cards"]) + "  (no rows)"
+        lines.append(f"{seat['seat']:<8} {rows}   confidence {seat['confidence']:.2f}")
+    for p in data["problems"]:
+        lines.append(f"{'PROBLEM' if p['blocking'] else 'note'}: {p['message']}")
+    if data["round"] is None:
+        lines.append("not scored: fix the problems above (or use --force to score the complete seats)")
+    else:
+        from referee.cli import _score_text
+
+        lines.append(_score_text(data["round"]))
+    return "\n".join(lines)
+
+
+def cmd_photo(args: argparse.Namespace) -> int:
+    from vision.pipeline import read_photo
+
+    rules = load_ruleset(args.rules)
+    reading = read_photo(args.image, rules, banker=args.banker, force=args.force, min_confidence=args.min_confidence)
+    data = reading.to_json()
+    if args.annotate:
+        from vision.annotate import draw, write_image
+
+        write_image(args.annotate, draw(reading))
+    print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else _text(data))
+    return 0

@@ -1,0 +1,164 @@
+"""From one photo to the settlement: read → detect → lay out → check → score.
+
+``read_photo`` never returns a silent guess: whatever blocks scoring is in
+``problems`` (each naming its seat and card), and the round is scored only when
+nothing blocks it, or with ``force=True`` after the user has seen the warnings
+(then only the seats with three complete rows are scored).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import Card
+from referee.errors import InputError
+from referee.round import PlayerHand, Round
+from referee.ruleset import Ruleset
+from referee.settle import Settlement, settle
+from referee.specials import Rows
+from vision.image_io import read_image
+from vision.layout import LayoutConfig, layout_table
+from vision.types import Detections, Problem, SeatLayout, TableLayout
+
+BGRImage = npt.NDArray[np.uint8]
+Detector = Callable[[BGRImage], Detections]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PhotoReading:
+    image: BGRImage
+    detections: Detections
+    layout: TableLayout
+    seat_rows: dict[str, Rows]  # the rows each scored seat plays (free-shape seats: the solver's)
+    round: Round | None
+    settlement: Settlement | None
+    timing_ms: dict[str, float]
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return self.layout.problems
+
+    def to_json(self) -> dict[str, Any]:
+        seats = []
+        for seat in self.layout.seats:
+            entry = seat.to_json()
+            rows = self.seat_rows.get(seat.seat)
+            if seat.rows is None and rows is not None:
+                entry["played_as"] = {n: [str(c) for c in r] for n, r in zip(("head", "middle", "tail"), rows,
+                                                                              strict=True)}
+            seats.append(entry)
+        return {
+            "seats": seats,
+            "problems": [p.to_json() for p in self.problems],
+            "round": self.settlement.to_json() if self.settlement is not None else None,
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+
+
+def default_detector() -> Detector:
+    """The committed ONNX card detector (imported lazily: it loads model files)."""
+    from vision.detector import CardDetector
+
+    detector: Detector = CardDetector().detect
+    return detector
+
+
+def read_photo(
+    source: bytes | str | Path | BGRImage,
+    rules: Ruleset,
+    *,
+    banker: str | None = None,
+    force: bool = False,
+    min_confidence: float = 0.5,
+    detector: Detector | None = None,
+) -> PhotoReading:
+    """Score the table in one photo (bytes, a path, or an already decoded BGR image)."""
+    timing: dict[str, float] = {}
+    start = time.perf_counter()
+    image = source if isinstance(source, np.ndarray) else read_image(source)
+    timing["read"] = (time.perf_counter() - start) * 1e3
+    detect = detector or default_detector()
+    start = time.perf_counter()
+    detections = detect(image)
+    timing["detect"] = (time.perf_counter() - start) * 1e3
+    start = time.perf_counter()
+    layout = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence))
+    seat_rows, layout = _playable_rows(layout, rules)
+    round_, problems = _round_for(layout, seat_rows, rules, banker, force)
+    layout = replace(layout, problems=layout.problems + tuple(problems))
+    settlement = settle(round_, rules) if round_ is not None else None
+    timing["layout_and_score"] = (time.perf_counter() - start) * 1e3
+    timing["total"] = sum(timing.values())
+    return PhotoReading(image=image, detections=detections, layout=layout, seat_rows=seat_rows, round=round_,
+                        settlement=settlement, timing_ms=timing)
+
+
+def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows], TableLayout]:
+    """Rows per seat; a 13-card free shape counts only if the cards hold a special hand."""
+    rows: dict[str, Rows] = {}
+    problems = list(layout.problems)
+    for seat in layout.seats:
+        if seat.rows is not None:
+            if len(seat.cards) == 13:
+                head, middle, tail = seat.rows
+                rows[seat.seat] = (tuple(c.card for c in head), tuple(c.card for c in middle),
+                                   tuple(c.card for c in tail))
+            continue
+        if len(seat.cards) != 13:
+            continue
+        free = _free_shape_rows(seat, rules)
+        at = next(i for i, p in enumerate(problems) if p.kind == "no_rows" and p.seat == seat.seat)
+        if free is None:
+            problems[at] = replace(problems[at], blocking=True, kind="row_size",
+                                   message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows, and they hold no "
+                                           f"special hand of {rules.name}")
+        else:
+            rows[seat.seat] = free
+    return rows, replace(layout, problems=tuple(problems))
+
+
+def _free_shape_rows(seat: SeatLayout, rules: Ruleset) -> Rows | None:
+    """For 13 cards laid as a special: an arrangement that shows the special, or None."""
+    from referee.solver import analyse_splits, best_special, solve
+
+    cards: list[Card] = [c.card for c in seat.cards]
+    if len(set(cards)) != 13:
+        return None
+    hand = analyse_splits(cards, rules)
+    key, split = best_special(hand)
+    if key is None:
+        return None
+    if split is not None:
+        return hand.split_rows(split)
+    return solve(cards, rules, top=1).best[0].rows
+
+
+def _round_for(layout: TableLayout, seat_rows: dict[str, Rows], rules: Ruleset, banker: str | None,
+               force: bool) -> tuple[Round | None, list[Problem]]:
+    problems: list[Problem] = []
+    names = [s.seat for s in layout.seats if s.seat in seat_rows]
+    if rules.mode == "banker":
+        if banker is None:
+            problems.append(Problem(kind="banker", message=f"{rules.name} is played against a banker: "
+                                                           "choose the banker's seat"))
+        elif banker not in names:
+            problems.append(Problem(kind="banker", message=f"banker {banker!r} is not a scored seat "
+                                                           f"({', '.join(names) or 'none'})"))
+    blocked = layout.blocked or any(p.blocking for p in problems)
+    if (blocked and not force) or len(names) < 2:
+        return None, problems
+    hands = tuple(PlayerHand(name=n, rows=seat_rows[n]) for n in names)
+    try:
+        round_ = Round(players=hands, banker=banker if banker in names else None)
+        round_.checked_for(rules)
+    except InputError as err:
+        problems.append(Problem(kind="invalid_round", message=str(err)))
+        return None, problems
+    return round_, problems
