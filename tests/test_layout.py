@@ -1,0 +1,145 @@
+"""Table geometry on laid-out cards: seats, rows, and every problem it must report."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from referee import load_ruleset, parse_cards
+from referee.cards import Card
+from vision.layout import layout_table
+from vision.pipeline import read_photo
+from vision.types import CardDetection, Detections
+
+W, H = 60.0, 90.0  # card size in pixels
+UP = {"bottom": 0.0, "left": 90.0, "top": 180.0, "right": 270.0}  # facing of each seat's cards
+
+
+def card_at(card: Card, cx: float, cy: float, up: float, confidence: float = 0.99) -> CardDetection:
+    a = math.radians(up)
+    ux, uy = math.sin(a), -math.cos(a)  # toward the card's top
+    rx, ry = -uy, ux  # toward the card's right
+    corners = []
+    for sx, sy in ((-1, 1), (1, 1), (1, -1), (-1, -1)):  # TL, TR, BR, BL
+        corners.append((cx + sx * rx * W / 2 + sy * ux * H / 2, cy + sx * ry * W / 2 + sy * uy * H / 2))
+    xs = [p[0] for p in corners]
+    ys = [p[1] for p in corners]
+    return CardDetection(card=card, confidence=confidence, box=(min(xs), min(ys), max(xs), max(ys)),
+                         outline=tuple(corners), up=up)  # type: ignore[arg-type]
+
+
+def seat_cards(rows_text: str, seat: str, centre: tuple[float, float], overlap: float = 0.35,
+               jitter: float = 0.0, rng: np.random.Generator | None = None) -> list[CardDetection]:
+    """Three rows laid facing ``seat``'s player, head farthest, around ``centre``."""
+    up = UP[seat] + (rng.normal(0, jitter) if rng is not None else 0.0)
+    a = math.radians(up)
+    ux, uy = math.sin(a), -math.cos(a)
+    rx, ry = -uy, ux
+    out = []
+    for k, row in enumerate(part.split() for part in rows_text.split("|")):
+        far = (1 - k) * H * 1.15
+        for i, token in enumerate(row):
+            along = (i - (len(row) - 1) / 2) * W * overlap
+            out.append(card_at(Card.parse(token), centre[0] + along * rx + far * ux, centre[1] + along * ry + far * uy,
+                               up))
+    return out
+
+
+HANDS = {
+    "bottom": "2c 3d 5h | 6s 6h 8c 9d Tc | Js Jh Jd 4c 4d",
+    "top": "Ah Kc 3c | 7h 7d Qc Qd 2d | As Ad 9s 9h 9c",
+    "left": "4h 5d 6d | Th Td Ts 2s 3s | Kd Kh Ks 8d 8h",
+    "right": "2h 3h 4s | 5s 7s 8s Qs Qh | 5c 6c 7c Jc Ac",
+}
+CENTRES = {"bottom": (500.0, 800.0), "top": (500.0, 200.0), "left": (160.0, 500.0), "right": (840.0, 500.0)}
+
+
+def table(seats: list[str], **kw: float) -> list[CardDetection]:
+    rng = np.random.default_rng(3)
+    return [c for s in seats for c in seat_cards(HANDS[s], s, CENTRES[s], rng=rng, **kw)]  # type: ignore[arg-type]
+
+
+def rows_of(layout_seat: object) -> list[str]:
+    return [" ".join(str(c.card) for c in row) for row in layout_seat.rows]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seats", [["bottom", "top"], ["bottom", "left", "top"], ["bottom", "right", "top", "left"]])
+@pytest.mark.parametrize("overlap", [0.35, 1.1])
+def test_seats_and_rows(seats: list[str], overlap: float) -> None:
+    layout = table(seats, overlap=overlap, jitter=4.0)
+    result = layout_table(layout)
+    assert not result.problems
+    assert sorted(s.seat for s in result.seats) == sorted(seats)
+    for seat in result.seats:
+        assert " | ".join(rows_of(seat)) == HANDS[seat.seat]
+
+
+def test_whole_photo_rotated_90_degrees() -> None:
+    dets = table(["bottom", "top"])
+    rotated = []
+    for d in dets:  # rotate the picture by 90° clockwise: (x, y) -> (1000 - y, x)
+        assert d.outline is not None and d.up is not None
+        outline = tuple((1000 - y, x) for x, y in d.outline)
+        rotated.append(card_at(d.card, sum(p[0] for p in outline) / 4, sum(p[1] for p in outline) / 4, d.up + 90))
+    result = layout_table(rotated)
+    assert not result.problems
+    assert sorted(s.seat for s in result.seats) == ["left", "right"]
+    left = next(s for s in result.seats if s.seat == "left")
+    assert " | ".join(rows_of(left)) == HANDS["bottom"]
+
+
+def test_missing_card_is_reported_with_its_seat() -> None:
+    dets = [d for d in table(["bottom", "top"]) if str(d.card) != "9d"]
+    result = layout_table(dets)
+    kinds = {(p.kind, p.seat) for p in result.problems}
+    assert ("card_count", "bottom") in kinds
+    assert any(p.kind == "row_size" and p.seat == "bottom" for p in result.problems)
+    assert result.blocked
+
+
+def test_card_seen_twice_low_confidence_and_stray_cards() -> None:
+    dets = table(["bottom", "top"])
+    dets.append(card_at(Card.parse("9d"), 950, 60, 0.0))  # a second 9d, far from every seat
+    dets[0] = card_at(dets[0].card, *dets[0].center, 0.0, confidence=0.2)
+    result = layout_table(dets)
+    kinds = {p.kind: p for p in result.problems}
+    assert kinds["duplicate_card"].card == "9d"
+    assert kinds["low_confidence"].card == "2c"
+    assert result.blocked
+
+
+def in_a_circle(text: str) -> list[CardDetection]:
+    """13 cards laid in a ring in front of the bottom player: no rows at all."""
+    return [card_at(c, 500 + 190 * math.cos(2 * math.pi * i / 13), 720 + 170 * math.sin(2 * math.pi * i / 13), 0.0)
+            for i, c in enumerate(parse_cards(text))]
+
+
+def test_thirteen_cards_in_a_free_shape_with_a_special_are_scored() -> None:
+    dets = in_a_circle("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Kd") + seat_cards(HANDS["top"], "top", CENTRES["top"])
+    layout = layout_table(dets)
+    assert [p.kind for p in layout.problems] == ["no_rows"]
+    reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),
+                         detector=lambda img: Detections(width=1000, height=1000, cards=tuple(dets)))
+    assert reading.settlement is not None
+    assert {p.name: p.report.special for p in reading.settlement.players}["bottom"] == "dragon"
+    assert reading.settlement.score_of("bottom") == 36
+
+
+def test_free_shape_without_a_special_blocks_scoring() -> None:
+    dets = in_a_circle("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Qs") + seat_cards(HANDS["top"], "top", CENTRES["top"])
+    reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),
+                         detector=lambda img: Detections(width=1000, height=1000, cards=tuple(dets)))
+    assert reading.settlement is None
+    assert any(p.kind == "row_size" and p.seat == "bottom" and p.blocking for p in reading.problems)
+
+
+def test_banker_mode_needs_a_banker_seat() -> None:
+    dets = table(["bottom", "top"])
+    det = lambda img: Detections(width=1000, height=1000, cards=tuple(dets))
+    image = np.zeros((1000, 1000, 3), np.uint8)
+    reading = read_photo(image, load_ruleset("fuzhou"), detector=det)
+    assert reading.settlement is None and [p.kind for p in reading.problems] == ["banker"]
+    reading = read_photo(image, load_ruleset("fuzhou"), banker="top", detector=det)
+    assert reading.settlement is not None and reading.settlement.total == 0
