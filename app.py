@@ -1,21 +1,20 @@
-"""十三水 referee — Streamlit app (placeholder until the app issue lands)."""
+"""十三水 referee — the Streamlit app: ``streamlit run app.py``.
+
+The picture frame around three pages (score a table, check an arrangement, session
+history) that share this tab's settings (the sidebar) and one database.
+"""
 
 import streamlit as st
 
-from referee import load_ruleset
-from referee.cli import check_json
-from referee.errors import InputError
+from app_pages import state
 
-st.set_page_config(page_title="十三水 referee", page_icon="🂡")
-st.title("十三水 referee")
-rules_name = st.selectbox("Rules", ["classic", "classic-regional", "popular", "fuzhou", "shisandao"])
-text = st.text_input("Arrangement (HEAD | MIDDLE | TAIL)", "2c 3d 5h | 6s 6h 8c 9d Tc | Js Jh Jd 4c 4d")
-try:
-    result = check_json(text, load_ruleset(rules_name))
-except InputError as err:
-    st.error(str(err))
-else:
-    st.write("Foul: " + (result["foul_reason"] or "no"))
-    st.table([{"row": r["row"], "cards": " ".join(r["cards"]), "category": r["category"]} for r in result["rows"]])
-    if result["special"]:
-        st.success(f"Special hand: {result['special']}")
+st.set_page_config(page_title="十三水 referee", page_icon="🂡", layout="centered",
+                   initial_sidebar_state="auto")
+state.init()
+state.sidebar()
+page = st.navigation([
+    st.Page("app_pages/score.py", title="Score a table", icon="📷", default=True),
+    st.Page("app_pages/check.py", title="Check a hand", icon="🃏"),
+    st.Page("app_pages/history.py", title="History", icon="📒"),
+])
+page.run()

@@ -116,6 +116,7 @@ class RoundRecord:
     created_at: str
     updated_at: str
     ruleset: str
+    ruleset_toml: str
     photo_sha256: str | None
     banker: str | None
     hands: dict[str, Any]  # Round.to_json(): the final rows as scored
@@ -410,8 +411,8 @@ class Database:
             run("UPDATE sessions SET players = ? WHERE id = ?",
                 json.dumps(players + missing, ensure_ascii=False), session_id)
 
-    _ROUND_COLUMNS = ("SELECT r.id, r.session_id, r.number, r.created_at, r.updated_at, s.name, r.photo_sha256,"
-                      " r.banker, r.hands, r.detections, r.corrections, r.settlement "
+    _ROUND_COLUMNS = ("SELECT r.id, r.session_id, r.number, r.created_at, r.updated_at, s.name, s.toml,"
+                      " r.photo_sha256, r.banker, r.hands, r.detections, r.corrections, r.settlement "
                       "FROM rounds r JOIN rulesets s ON s.sha256 = r.ruleset_sha256")
 
     def rounds(self, session_id: int) -> list[RoundRecord]:
@@ -435,13 +436,13 @@ class Database:
 
     @staticmethod
     def _round_record(row: Sequence[Any], scores: dict[str, int]) -> RoundRecord:
-        hands = json.loads(row[8])
+        hands = json.loads(row[9])
         order = [p["name"] for p in hands.get("players", [])]
         ordered = {n: scores[n] for n in order if n in scores} | scores
         return RoundRecord(id=int(row[0]), session_id=int(row[1]), number=int(row[2]), created_at=row[3],
-                           updated_at=row[4], ruleset=row[5], photo_sha256=row[6], banker=row[7], hands=hands,
-                           detections=None if row[9] is None else json.loads(row[9]),
-                           corrections=json.loads(row[10]), settlement=json.loads(row[11]), scores=ordered)
+                           updated_at=row[4], ruleset=row[5], ruleset_toml=row[6], photo_sha256=row[7],
+                           banker=row[8], hands=hands, detections=None if row[10] is None else json.loads(row[10]),
+                           corrections=json.loads(row[11]), settlement=json.loads(row[12]), scores=ordered)
 
     def photo(self, digest: str) -> tuple[bytes, str] | None:
         """A stored photo's bytes and MIME type."""

@@ -1,0 +1,197 @@
+"""Page 2: check one arrangement (typed, picked, or from a photo of one hand) and ask the solver."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app_pages import show, state
+from app_pages.glyphs import card_text, cards_html, row_html
+from app_pages.i18n import name
+from app_pages.images import ACCEPTED_TYPES, load_photo
+from referee.cards import DECK, ROW_NAMES, ROW_SIZES, Card, format_cards, parse_arrangement, parse_cards
+from referee.errors import InputError
+from referee.hand import analyse
+from referee.ruleset import Ruleset
+from referee.solver import Advice, SolveResult, advise, solve
+
+EXAMPLE = "2c 3d 5h | 6s 6h 8c 9d Tc | Js Jh Jd 4c 4d"
+ADVICE_SAMPLES = 200
+ORDERED_DECK = sorted(DECK, key=lambda c: (c.suit.value != "s", c.suit.value != "h", c.suit.value != "d", -c.rank))
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _advice(text: str, toml: str, players: int, banker: bool) -> Advice:
+    rules = state.rules_from_text(toml)
+    return advise(parse_arrangement(text), rules, players=players, banker=banker, samples=ADVICE_SAMPLES)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _solve(text: str, toml: str) -> SolveResult:
+    return solve(text, state.rules_from_text(toml), top=3)
+
+
+def _typed() -> str:
+    return st.text_input("Cards: HEAD | MIDDLE | TAIL (or just 13 cards for the solver to lay)", key="check_text",
+                         placeholder=EXAMPLE, help="Ranks A K Q J T(10) 9…2, suits s h d c or ♠ ♥ ♦ ♣; "
+                                                   "rows split by | or /, head first.")
+
+
+def _picked() -> str:
+    """A 52-card picker: one multiselect per row (a card picked twice is reported)."""
+    for row in ROW_NAMES:
+        st.multiselect(f"{name(row, state.language())} ({ROW_SIZES[row]} cards)", ORDERED_DECK, key=f"pick_{row}",
+                       format_func=card_text, max_selections=ROW_SIZES[row], placeholder="click to pick cards")
+    rows = [list(st.session_state.get(f"pick_{r}", [])) for r in ROW_NAMES]
+    if not any(rows):
+        return ""
+    return " | ".join(format_cards(r) for r in rows)
+
+
+def _from_photo() -> str:
+    upload = st.file_uploader("Photo of one hand (13 cards in three rows)", type=ACCEPTED_TYPES, key="check_photo")
+    if upload is None:
+        return str(st.session_state.get("check_photo_text", ""))
+    try:
+        photo = load_photo(upload.getvalue())
+    except InputError as err:
+        st.error(str(err))
+        return ""
+    try:
+        from vision.pipeline import read_photo
+    except ImportError:
+        st.info("The photo reader is not installed in this copy: type the cards instead.")
+        return ""
+    try:
+        with st.spinner("Reading the cards…"):
+            reading = read_photo(photo.data, state.current_rules().rules, force=True,
+                                 min_confidence=state.min_confidence()).to_json()
+    except InputError as err:
+        st.error(str(err))
+        return ""
+    except Exception as err:  # a broken model must not show a traceback
+        st.error(f"The photo reader failed: {type(err).__name__}: {err}")
+        return ""
+    seats = [s for s in reading.get("seats", []) if len(s.get("cards") or []) == 13]
+    if not seats:
+        st.warning("No hand of 13 cards was found in this photo.")
+        return ""
+    seat = seats[0]
+    if seat.get("head") is None:
+        text = " ".join(seat["cards"])
+    else:
+        text = " | ".join(" ".join(seat[r]) for r in ROW_NAMES)
+    st.session_state["check_photo_text"] = text
+    st.caption(f"Read: `{text}`")
+    return text
+
+
+def _show_solver(text: str, rules: Ruleset, toml: str) -> None:
+    """Only cards, no rows: the solver lays them."""
+    try:
+        result = _solve(text, toml)
+    except InputError as err:
+        st.error(str(err))
+        return
+    lang = state.language()
+    st.markdown(f"{len(result.cards)} cards: " + cards_html(result.cards), unsafe_allow_html=True)
+    st.caption(f"{result.valid_arrangements} of 72,072 ways to lay them are legal (no foul).")
+    if result.special_arrangement is not None and result.special is not None:
+        st.success(f"{name('special', lang)}: {name(result.special, lang)}")
+        arrangement = result.special_arrangement
+        st.markdown("".join(row_html(name(r, lang), cards) for r, cards in zip(ROW_NAMES, arrangement.rows,
+                                                                                 strict=True)),
+                    unsafe_allow_html=True)
+    st.markdown("**Strongest legal arrangements**")
+    for arrangement in result.best:
+        with st.container(border=True):
+            st.markdown("".join(row_html(name(r, lang), cards, name(cat, lang))
+                                for r, cards, cat in zip(ROW_NAMES, arrangement.rows, arrangement.categories,
+                                                         strict=True)), unsafe_allow_html=True)
+            st.code(arrangement.text(), language=None)
+
+
+def render() -> None:
+    state.init()
+    st.title("Check a hand")
+    state.session_banner()
+    try:
+        choice = state.current_rules()
+    except InputError as err:
+        st.error(f"The ruleset could not be loaded: {err}")
+        return
+    if "check_text" not in st.session_state:
+        st.session_state["check_text"] = EXAMPLE
+    how = st.segmented_control("Enter the cards by", ["Typing", "Picking", "Photo"], default="Typing",
+                               key="check_how")
+    if how == "Picking":
+        text = _picked()
+    elif how == "Photo":
+        text = _from_photo()
+    else:
+        text = _typed()
+    if not text.strip():
+        st.info("Enter 13 cards to check.")
+        return
+    if "|" not in text and "/" not in text:
+        try:
+            cards = parse_cards(text)
+        except InputError as err:
+            st.error(str(err))
+            return
+        if len(cards) != 13:
+            st.error(f"Enter 13 cards (got {len(cards)}), or three rows split by |")
+            return
+        _show_solver(text, choice.rules, choice.toml)
+        return
+    try:
+        rows = parse_arrangement(text)
+    except InputError as err:
+        st.error(str(err))
+        return
+    lang = state.language()
+    report = analyse(rows, choice.rules)
+    player: dict[str, Any] = {
+        "foul": report.foul, "foul_reason": report.foul_reason, "special": report.special,
+        "missed_special": report.missed_special,
+        "rows": [{"row": r.row, "cards": [str(c) for c in r.cards], "category": r.category.label}
+                 for r in report.rows],
+    }
+    with st.container(border=True):
+        st.markdown(show.rows_block(player["rows"], lang, foul=report.foul), unsafe_allow_html=True)
+        if report.foul:
+            st.error(f"{name('foul', lang)}: {report.foul_reason}")
+        else:
+            st.success("Not fouled: head ≤ middle ≤ tail")
+        for line in show.verdict_lines(player, lang)[1 if report.foul else 0:]:
+            st.markdown(line)
+
+    st.subheader("Solver")
+    col1, col2 = st.columns(2)
+    players = col1.selectbox("Players at the table", [2, 3, 4], index=2, key="check_players")
+    banker = False
+    if choice.rules.mode == "banker":
+        banker = col2.toggle("I am the banker", key="check_banker")
+    with st.spinner("Trying the best arrangements against random deals…"):
+        advice = _advice(format_rows(rows), choice.toml, int(players or 4), banker)
+    if advice.gain <= 0 or advice.best.rows == advice.laid.rows:
+        st.success(f"Your rows are as good as any the solver found: expected {advice.laid.value:+.2f} points "
+                   f"per round ({advice.samples} random deals, {advice.players} players).")
+    else:
+        st.markdown("**Better:** " + "".join(
+            row_html(name(r, lang), cards, name(cat, lang))
+            for r, cards, cat in zip(ROW_NAMES, advice.best.rows, advice.best.categories, strict=True)),
+            unsafe_allow_html=True)
+        st.info(f"Expected gain **{advice.gain:+.2f} ± {advice.gain_stderr:.2f}** points per round over your rows "
+                f"({advice.best.value:+.2f} vs {advice.laid.value:+.2f}; {advice.samples} random deals, "
+                f"{advice.players} players).")
+        st.code(advice.best.text(), language=None)
+
+
+def format_rows(rows: tuple[tuple[Card, ...], ...]) -> str:
+    return " | ".join(format_cards(r) for r in rows)
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,64 @@
+"""Cards drawn as small HTML tiles (rank over suit, red or black), big enough to read
+on a phone at arm's length. The pages inject :data:`CSS` once per run.
+
+>>> card_html(Card.parse("Th"))
+'<span class="ssr-card ssr-red" title="10♥">10<br>♥</span>'
+>>> cards_html([])
+'<span class="ssr-empty">(no cards)</span>'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from referee.cards import SUIT_GLYPHS, Card
+
+CSS = """
+<style>
+.ssr-row { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem; margin: .15rem 0 .35rem 0; }
+.ssr-card { display: inline-block; min-width: 2.3rem; padding: .2rem .25rem; border: 1px solid #9aa0a6;
+  border-radius: .4rem; background: #fff; color: #1f1f1f; font: 600 1.05rem/1.05 system-ui, sans-serif;
+  text-align: center; box-shadow: 0 1px 2px rgba(0,0,0,.15); }
+.ssr-card.ssr-red { color: #c62828; }
+.ssr-card.ssr-flag { border: 2px solid #e65100; background: #fff3e0; }
+.ssr-label { min-width: 4.2rem; color: #5f6368; font-size: .85rem; }
+.ssr-cat { color: #1a73e8; font-size: .9rem; margin-left: .3rem; }
+.ssr-cat.ssr-bad { color: #c62828; font-weight: 600; }
+.ssr-empty { color: #9aa0a6; font-style: italic; }
+.ssr-score { font: 700 1.6rem/1.2 system-ui, sans-serif; }
+.ssr-score.ssr-pos { color: #2e7d32; } .ssr-score.ssr-neg { color: #c62828; }
+@media (max-width: 640px) { .ssr-card { min-width: 2.0rem; font-size: .95rem; } .ssr-label { min-width: 3.4rem; } }
+</style>
+"""
+
+
+def card_text(card: Card) -> str:
+    """``A♠``, ``10♥``: how a card is written on the page."""
+    rank = "10" if card.rank.symbol == "T" else card.rank.symbol
+    return rank + SUIT_GLYPHS[card.suit]
+
+
+def card_html(card: Card, *, flagged: bool = False) -> str:
+    rank = "10" if card.rank.symbol == "T" else card.rank.symbol
+    classes = "ssr-card" + (" ssr-red" if card.suit.is_red else "") + (" ssr-flag" if flagged else "")
+    return f'<span class="{classes}" title="{escape(card_text(card))}">{rank}<br>{SUIT_GLYPHS[card.suit]}</span>'
+
+
+def cards_html(cards: Iterable[Card], *, flagged: Iterable[str] = ()) -> str:
+    marked = {s.upper() for s in flagged}
+    tiles = [card_html(c, flagged=str(c).upper() in marked) for c in cards]
+    return "".join(tiles) if tiles else '<span class="ssr-empty">(no cards)</span>'
+
+
+def row_html(label: str, cards: Iterable[Card], category: str = "", *, bad: bool = False,
+             flagged: Iterable[str] = ()) -> str:
+    """One labelled row of tiles with its category after it."""
+    cat = f'<span class="ssr-cat{" ssr-bad" if bad else ""}">{escape(category)}</span>' if category else ""
+    return (f'<div class="ssr-row"><span class="ssr-label">{escape(label)}</span>'
+            f"{cards_html(cards, flagged=flagged)}{cat}</div>")
+
+
+def score_html(score: int) -> str:
+    sign = "ssr-pos" if score > 0 else "ssr-neg" if score < 0 else ""
+    return f'<span class="ssr-score {sign}">{score:+d}</span>'

@@ -1,0 +1,168 @@
+"""Page 3: sessions and their rounds; running totals, each round's photo and breakdown,
+edit or delete a round (totals follow), export a session as CSV or JSON."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pandas as pd
+import streamlit as st
+
+from app_pages import show, state
+from app_pages.images import to_rgb
+from app_pages.table import build_round, seat_entry
+from referee.errors import InputError
+from referee.settle import settle
+from referee.storage import RoundRecord, SessionRecord
+
+
+def _new_session_form(expanded: bool) -> None:
+    with st.expander("Start a new session", expanded=expanded), st.form("new_session", border=False):
+        date = st.date_input("Date", value=dt.date.today(), key="new_date")
+        place = st.text_input("Place", key="new_place", placeholder="e.g. Grandma's kitchen")
+        players = st.text_input("Players (comma-separated, in seat order: bottom, right, top, left)",
+                                key="new_players", placeholder="Ann, Bob, Chen, Dee")
+        st.caption(f"Ruleset: **{state.current_rules().name}** (change it in the settings first)")
+        if st.form_submit_button("Start session", type="primary"):
+            names = [n.strip() for n in players.replace("，", ",").split(",") if n.strip()]
+            if len(set(names)) != len(names):
+                st.error("Each player needs a different name.")
+                return
+            day = date if isinstance(date, dt.date) else dt.date.today()
+            session = state.new_session(date=day, place=place, players=names)
+            st.toast(f"Session started: {session.title()}")
+            st.rerun()
+
+
+def _pick_session(sessions: list[SessionRecord]) -> SessionRecord | None:
+    current = st.session_state.get("session_id")
+    ids = [s.id for s in sessions]
+    index = ids.index(current) if current in ids else 0
+    titles = {s.id: s.title() for s in sessions}
+    chosen = st.selectbox("Session", ids, index=index, format_func=titles.__getitem__, key="history_session")
+    session = next(s for s in sessions if s.id == chosen)
+    if current != session.id:
+        state.open_session(session)
+        st.rerun()
+    return session
+
+
+def _totals(session: SessionRecord, rounds: list[RoundRecord]) -> None:
+    totals = state.db().totals(session.id)
+    st.subheader(f"Totals after {len(rounds)} round{'s' if len(rounds) != 1 else ''}")
+    show.totals_row(totals)
+    if rounds:
+        running = pd.DataFrame(state.db().running_totals(session.id)).set_index("round")
+        start = pd.DataFrame([dict.fromkeys(running.columns, 0)], index=pd.Index([0], name="round"))
+        st.line_chart(pd.concat([start, running]), x_label="round", y_label="running total", height=260)
+
+
+def _exports(session: SessionRecord) -> None:
+    db = state.db()
+    stem = f"shisanshui-{session.date}-{session.id}"
+    col1, col2 = st.columns(2)
+    col1.download_button("Export CSV", db.export_csv(session.id), file_name=f"{stem}.csv", mime="text/csv",
+                         key="export_csv", width="stretch")
+    col2.download_button("Export JSON", json.dumps(db.export_json(session.id), ensure_ascii=False, indent=2),
+                         file_name=f"{stem}.json", mime="application/json", key="export_json", width="stretch")
+
+
+def _round_title(record: RoundRecord) -> str:
+    when = record.created_at[11:16] if len(record.created_at) >= 16 else record.created_at
+    scores = ", ".join(f"{n} {s:+d}" for n, s in record.scores.items())
+    edited = " · edited" if record.updated_at != record.created_at else ""
+    return f"Round {record.number} · {when} UTC · {scores}{edited}"
+
+
+def _edit_round(record: RoundRecord) -> None:
+    """Retype a round's rows (or banker); rescored with the round's own ruleset, then saved in one go."""
+    players = record.hands.get("players", [])
+    with st.form(f"edit_{record.id}", border=False):
+        st.caption("Rows as HEAD | MIDDLE | TAIL")
+        texts = {}
+        for i, p in enumerate(players):
+            texts[p["name"]] = st.text_input(p["name"], value=f"{p['head']} | {p['middle']} | {p['tail']}",
+                                             key=f"edit_{record.id}_{i}")
+        banker = record.banker
+        if record.settlement.get("mode") == "banker":
+            names = [p["name"] for p in players]
+            banker = st.selectbox("Banker", names, index=names.index(banker) if banker in names else 0,
+                                  key=f"edit_{record.id}_banker")
+        submitted = st.form_submit_button("Save changes")
+    if not submitted:
+        return
+    seats = []
+    for who, text in texts.items():
+        parts = [t.strip() for t in text.replace("/", "|").split("|")]
+        if len(parts) != 3:
+            st.error(f"{who}: write three rows split by |")
+            return
+        seats.append(seat_entry("", who, *parts))
+    round_, errors = build_round(seats, banker)
+    if round_ is None:
+        for error in errors:
+            st.error(error)
+        return
+    try:
+        rules = state.rules_from_text(record.ruleset_toml, f"round {record.number} rules")
+        scored = settle(round_, rules).to_json()
+    except InputError as err:
+        st.error(str(err))
+        return
+    before = [seat_entry("", p["name"], p["head"], p["middle"], p["tail"]) for p in players]
+    changes = [{"seat": b["name"], "field": f, "from": b[f], "to": " ".join(a[f].split()), "after_save": "yes"}
+               for b, a in zip(before, seats, strict=True) for f in ("head", "middle", "tail")
+               if " ".join(b[f].split()) != " ".join(a[f].split())]
+    state.db().update_round(record.id, hands=round_.to_json(), settlement=scored,
+                            corrections=[*record.corrections, *changes])
+    st.toast(f"Round {record.number} rescored and saved")
+    st.rerun()
+
+
+def _round(record: RoundRecord) -> None:
+    with st.expander(_round_title(record)):
+        if record.photo_sha256:
+            stored = state.db().photo(record.photo_sha256)
+            if stored is not None:
+                try:
+                    st.image(to_rgb(stored[0]), width="stretch")
+                except Exception:  # a photo that no longer decodes must not hide the round
+                    st.caption("(the photo could not be shown)")
+        show.settlement(record.settlement, state.language(), key=f"round_{record.id}")
+        if record.corrections:
+            st.caption(f"{len(record.corrections)} correction(s) before or after scoring")
+        edit_tab, delete_tab = st.tabs(["Edit", "Delete"])
+        with edit_tab:
+            _edit_round(record)
+        with delete_tab:
+            sure = st.checkbox(f"Yes, delete round {record.number}", key=f"delete_sure_{record.id}")
+            if st.button("Delete round", key=f"delete_{record.id}", disabled=not sure, type="primary"):
+                state.db().delete_round(record.id)
+                st.toast(f"Round {record.number} deleted")
+                st.rerun()
+
+
+def render() -> None:
+    state.init()
+    st.title("History")
+    sessions = state.db().sessions()
+    _new_session_form(expanded=not sessions)
+    if not sessions:
+        st.info("No sessions yet. Start one above; rounds saved on the Score page go into it.")
+        return
+    session = _pick_session(sessions)
+    if session is None:
+        return
+    rounds = state.db().rounds(session.id)
+    _totals(session, rounds)
+    _exports(session)
+    st.subheader("Rounds")
+    if not rounds:
+        st.info("No rounds yet: score a table on the Score page and press Save round.")
+    for record in reversed(rounds):
+        _round(record)
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,203 @@
+"""What every page shares: settings, the database, the current session, the ruleset.
+
+Settings live in ``st.session_state`` (one browser tab); sessions and rounds live in
+the database, which every tab and process shares through :mod:`referee.storage`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import streamlit as st
+
+from app_pages.glyphs import CSS
+from app_pages.i18n import LANGUAGES, Language
+from referee.errors import InputError
+from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
+from referee.storage import Database, SessionRecord, default_location
+
+HOUSE = "house rules (upload)"
+DEFAULT_CONFIDENCE = 0.5
+MAX_RULES_BYTES = 200_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesChoice:
+    """The ruleset in force: its name, the TOML text it was loaded from, and the loaded rules."""
+
+    name: str
+    toml: str
+    rules: Ruleset
+
+
+def init() -> None:
+    """Defaults for this tab's settings (the first run of any page)."""
+    defaults: dict[str, Any] = {
+        "rules_choice": "classic",
+        "house_rules": None,  # (file name, TOML text) once a valid file was uploaded
+        "language": "both",
+        "min_confidence": DEFAULT_CONFIDENCE,
+        "db_location": default_location(),
+        "session_id": None,
+        "seat_names": {},
+    }
+    for key, value in defaults.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+    # Settings changed by a page (opening a session) after the sidebar's widgets were drawn
+    # are applied here, on the next run, before the widgets exist.
+    for key, value in st.session_state.pop("pending_settings", {}).items():
+        st.session_state[key] = value
+    st.markdown(CSS, unsafe_allow_html=True)
+
+
+@st.cache_resource(show_spinner=False)
+def _database(location: str) -> Database:
+    # One Database per location for the whole server: it opens a connection per
+    # transaction, so every tab's thread can use it at once.
+    return Database(location)
+
+
+def db() -> Database:
+    return _database(str(st.session_state["db_location"]))
+
+
+def language() -> Language:
+    return cast(Language, st.session_state["language"])
+
+
+def min_confidence() -> float:
+    return float(st.session_state["min_confidence"])
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _rules_from_text(toml: str, label: str) -> Ruleset:
+    # load_ruleset reads files; the uploaded text goes through a temporary one, and
+    # the messages name the user's file instead of the temporary path.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "rules.toml"
+        path.write_text(toml, encoding="utf-8")
+        try:
+            return load_ruleset(path)
+        except InputError as err:
+            raise InputError(str(err).replace(str(path), label)) from None
+
+
+def rules_from_text(toml: str, label: str = "house rules") -> Ruleset:
+    """Load a ruleset from TOML text (an upload, or a stored session's rules)."""
+    return _rules_from_text(toml, label)
+
+
+def current_rules() -> RulesChoice:
+    """The ruleset chosen in the settings (a preset, or the uploaded house rules)."""
+    choice = str(st.session_state["rules_choice"])
+    house = st.session_state.get("house_rules")
+    if choice == HOUSE and house is not None:
+        label, toml = house
+        rules = rules_from_text(toml, label)
+        return RulesChoice(name=rules.name, toml=toml, rules=rules)
+    name = choice if choice in PRESET_NAMES else "classic"
+    return RulesChoice(name=name, toml=ruleset_text(name), rules=load_ruleset(name))
+
+
+def session_rules(session: SessionRecord) -> RulesChoice:
+    rules = rules_from_text(session.ruleset_toml, f"session {session.id} rules")
+    return RulesChoice(name=session.ruleset, toml=session.ruleset_toml, rules=rules)
+
+
+def current_session() -> SessionRecord | None:
+    session_id = st.session_state.get("session_id")
+    if session_id is None:
+        return None
+    try:
+        return db().session(int(session_id))
+    except InputError:  # deleted in another tab
+        st.session_state["session_id"] = None
+        return None
+
+
+def open_session(session: SessionRecord) -> None:
+    """Make ``session`` current: its ruleset becomes the settings' ruleset, its players the seat names."""
+    pending: dict[str, Any] = {"session_id": session.id}
+    if session.ruleset in PRESET_NAMES and session.ruleset_toml == ruleset_text(session.ruleset):
+        pending["rules_choice"] = session.ruleset
+    else:
+        pending["house_rules"] = (f"session {session.id} rules", session.ruleset_toml)
+        pending["rules_choice"] = HOUSE
+    seats = ("bottom", "right", "top", "left")
+    pending["seat_names"] = dict(zip(seats, session.players, strict=False))
+    st.session_state["pending_settings"] = pending
+    st.session_state["session_id"] = session.id
+
+
+def new_session(*, date: dt.date, place: str, players: list[str]) -> SessionRecord:
+    choice = current_rules()
+    session_id = db().create_session(date=date.isoformat(), place=place, players=players, ruleset=choice.name,
+                                     ruleset_toml=choice.toml)
+    session = db().session(session_id)
+    open_session(session)
+    return session
+
+
+def session_banner() -> None:
+    """One line under each page title: the session and ruleset in force."""
+    session = current_session()
+    choice_name = str(st.session_state["rules_choice"])
+    rules_label = choice_name if choice_name != HOUSE else "house rules"
+    if session is None:
+        st.caption(f"Rules: **{rules_label}** · no session open (start one on the History page to save rounds)")
+    else:
+        st.caption(f"Session: **{session.title()}** · rules in force: **{rules_label}**")
+
+
+def sidebar() -> None:
+    """The settings panel, on every page."""
+    with st.sidebar:
+        st.header("Settings")
+        options = [*PRESET_NAMES, HOUSE]
+        st.selectbox("Ruleset", options, key="rules_choice",
+                     help="The five presets of the rule book, or your own house-rules TOML file.")
+        if st.session_state["rules_choice"] == HOUSE:
+            upload = st.file_uploader("House rules (.toml)", type=["toml"], key="house_upload",
+                                      help="Start from a preset: `referee rules classic > house.toml`, then edit.")
+            if upload is not None:
+                check_house_rules(upload.name, upload.getvalue())
+            house = st.session_state.get("house_rules")
+            if house is None:
+                st.info("Upload a rules file; until then the classic preset is used.")
+            else:
+                st.caption(f"Using {house[0]}")
+        st.radio("Card and hand names", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key="language",
+                 horizontal=True)
+        st.slider("Photo: lowest card confidence", 0.05, 0.95, step=0.05, key="min_confidence",
+                  help="Cards read with less confidence than this are flagged for you to check.")
+        with st.expander("Storage"):
+            st.caption(f"Database: `{st.session_state['db_location']}`")
+            st.caption(f"Set the {'SHISANSHUI_DB'} environment variable to a file path or a PostgreSQL URL "
+                       "to use another database.")
+
+
+def check_house_rules(file_name: str, data: bytes) -> bool:
+    """Validate an uploaded rules file; keep it when valid, say why when not."""
+    if len(data) > MAX_RULES_BYTES:
+        st.error(f"{file_name} is {len(data)} bytes; a rules file is a few kilobytes.")
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        st.error(f"{file_name} is not a text file (UTF-8).")
+        return False
+    try:
+        rules = rules_from_text(text, file_name)
+    except InputError as err:
+        st.error(f"These house rules are not valid: {err}")
+        return False
+    if st.session_state.get("house_rules") != (file_name, text):
+        st.session_state["house_rules"] = (file_name, text)
+    st.success(f"{file_name}: valid ({rules.name}: {rules.description})")
+    return True
+
