@@ -126,7 +126,9 @@ def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h
         return out
 
     rng_offsets = {s: float(rng.normal(0, 0.15 * w)) for s in SEATS}
-    pad = 0.08 * w * rng.uniform(1, 4)
+    # Hands never overlap: players keep their own area. The extent of a hand is its cards'
+    # centres plus a card's half-diagonal, plus a random gap between neighbours.
+    pad = 0.5 * math.hypot(w, h) + 0.08 * w * rng.uniform(1, 4)
     for _ in range(60):
         hands_xy = placed(radius)
         boxes = [_extent([(x, y) for _c, _r, _p, x, y, _a in poses], pad) for poses in hands_xy]

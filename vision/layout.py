@@ -38,21 +38,16 @@ def _up_vector(angle_deg: float) -> tuple[float, float]:
     return math.sin(a), -math.cos(a)
 
 
-def _card_height(cards: Sequence[CardDetection]) -> float:
-    """Typical card height in pixels, from outlines or index boxes."""
-    sizes = []
-    for c in cards:
-        if c.outline is not None:
-            pts = np.array(c.outline)
-            sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)
-            sizes.append(float(sides.max()))
-        elif c.index_boxes:
-            x1, y1, x2, y2 = c.index_boxes[0]
-            sizes.append(max(x2 - x1, y2 - y1) * INDEX_TO_CARD)
-        else:
-            x1, y1, x2, y2 = c.box
-            sizes.append(max(x2 - x1, y2 - y1))
-    return float(np.median(sizes)) if sizes else 1.0
+def _card_size(card: CardDetection) -> float:
+    """The card's height in pixels, from its outline or its index box."""
+    if card.outline is not None:
+        pts = np.array(card.outline)
+        return float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max())
+    if card.index_boxes:
+        x1, y1, x2, y2 = card.index_boxes[0]
+        return max(x2 - x1, y2 - y1) * INDEX_TO_CARD
+    x1, y1, x2, y2 = card.box
+    return max(x2 - x1, y2 - y1)
 
 
 def _circular_clusters(angles: list[float]) -> list[list[int]]:
@@ -82,8 +77,9 @@ def _circular_clusters(angles: list[float]) -> list[list[int]]:
     return groups
 
 
-def _components(points: np.ndarray, link: float) -> list[list[int]]:
-    """Connected components of points closer than ``link``."""
+def _components(points: np.ndarray, sizes: np.ndarray) -> list[list[int]]:
+    """Connected components of cards closer than LINK_CARD_HEIGHTS of the larger one's
+    height (a local scale: perspective makes near cards larger)."""
     n = len(points)
     parent = list(range(n))
 
@@ -95,6 +91,7 @@ def _components(points: np.ndarray, link: float) -> list[list[int]]:
 
     if n:
         dist = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+        link = LINK_CARD_HEIGHTS * np.maximum(sizes[:, None], sizes[None, :])
         for i, j in zip(*np.nonzero(np.triu(dist < link, 1)), strict=True):
             parent[find(int(i))] = find(int(j))
     groups: dict[int, list[int]] = defaultdict(list)
@@ -187,8 +184,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
         if c.confidence < config.min_confidence:
             problems.append(Problem(kind="low_confidence", card=str(c.card),
                                     message=f"{c.card} was read with low confidence ({c.confidence:.2f}): check it"))
-    height = _card_height(cards)
-    groups = _seat_groups(cards, height)
+    groups = _seat_groups(cards)
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
     names_used: dict[str, int] = defaultdict(int)
@@ -224,15 +220,14 @@ def _drop_duplicates(cards: list[CardDetection], problems: list[Problem]) -> lis
     return [c for c in cards if id(c) in kept]
 
 
-def _seat_groups(cards: list[CardDetection], height: float) -> list[tuple[list[CardDetection], float]]:
+def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], float]]:
     """Cards grouped by facing direction, then by position; each with its mean facing angle."""
     oriented = [c for c in cards if c.up is not None]
     groups: list[tuple[list[CardDetection], float]] = []
-    centers = np.array([c.center for c in cards]) if cards else np.zeros((0, 2))
     for idx in _circular_clusters([c.up for c in oriented if c.up is not None]):
         members = [oriented[i] for i in idx]
         pts = np.array([m.center for m in members])
-        for comp in _components(pts, LINK_CARD_HEIGHTS * height):
+        for comp in _components(pts, np.array([_card_size(m) for m in members])):
             group = [members[i] for i in comp]
             groups.append((group, _mean_angle([g.up for g in group if g.up is not None])))
     # Cards without a facing direction, and small stray groups, join the seat they lie in.
@@ -243,7 +238,7 @@ def _seat_groups(cards: list[CardDetection], height: float) -> list[tuple[list[C
         loose.extend(group)
     leftover: list[CardDetection] = []
     for c in loose:
-        target = _nearest_group(c, big, height, centers)
+        target = _nearest_group(c, big)
         if target is None:
             leftover.append(c)
         else:
@@ -253,16 +248,18 @@ def _seat_groups(cards: list[CardDetection], height: float) -> list[tuple[list[C
     return big
 
 
-def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], float]], height: float,
-                   _centers: np.ndarray) -> tuple[list[CardDetection], float] | None:
-    best, best_d = None, LINK_CARD_HEIGHTS * height
+def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], float]],
+                   ) -> tuple[list[CardDetection], float] | None:
+    """The not-yet-full seat this card lies in, if any."""
+    best, best_d = None, math.inf
     cx, cy = card.center
     for g in groups:
         if len(g[0]) >= HAND_SIZE:
             continue
-        d = min(math.hypot(cx - m.center[0], cy - m.center[1]) for m in g[0])
-        if d < best_d:
-            best, best_d = g, d
+        for m in g[0]:
+            d = math.hypot(cx - m.center[0], cy - m.center[1])
+            if d < LINK_CARD_HEIGHTS * max(_card_size(m), _card_size(card)) and d < best_d:
+                best, best_d = g, d
     return best
 
 
