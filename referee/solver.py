@@ -646,6 +646,9 @@ def solve(
     if top is not None:
         order = order[:top]
     best = tuple(_arrangement(hand, splits[k], float(mean[k]), float(stderr[k])) for k in order)
+    if special_split is not None:  # its value in the objective's terms
+        k = splits.index(special_split)
+        common["special_arrangement"] = _arrangement(hand, special_split, float(mean[k]), float(stderr[k]))
     return SolveResult(objective="expected", best=best, samples=samples, seed=seed, players=players, **common)
 
 
