@@ -58,15 +58,18 @@ def _from_photo() -> str:
     except InputError as err:
         st.error(str(err))
         return ""
-    try:
-        from vision.pipeline import read_photo
-    except ImportError:
-        st.info("The photo reader is not installed in this copy: type the cards instead.")
+    from app_pages.score import photo_detector
+
+    detector = photo_detector()
+    if isinstance(detector, str):
+        st.info(detector.replace("type each player's rows below", "type the cards instead"))
         return ""
+    from vision.pipeline import read_photo
+
     try:
         with st.spinner("Reading the cards…"):
             reading = read_photo(photo.data, state.current_rules().rules, force=True,
-                                 min_confidence=state.min_confidence()).to_json()
+                                 min_confidence=state.min_confidence(), detector=detector).to_json()
     except InputError as err:
         st.error(str(err))
         return ""

@@ -45,28 +45,49 @@ def _reset_table(seats: list[Seat], *, original: list[Seat] | None = None) -> No
     st.session_state[VERSION] = int(st.session_state.get(VERSION, 0)) + 1
 
 
+@st.cache_resource(show_spinner="Loading the card detector…")
+def _detector() -> Any:
+    from vision.detector import CardDetector
+
+    return CardDetector().detect
+
+
+def photo_detector() -> Any:
+    """The card detector, loaded once per server; or why there is none (a sentence for the page)."""
+    try:
+        from vision.detector import CardDetector
+        from vision.pipeline import read_photo  # noqa: F401
+    except ImportError as err:
+        return f"The photo reader is not installed in this copy ({err.name}): type each player's rows below."
+    if not CardDetector.available():
+        return ("The card detector's model files are not installed (models/), so the cards were not read: "
+                "type each player's rows below.")
+    return _detector()
+
+
 def _read_photo(photo: Photo) -> None:
     """Run the photo pipeline (when installed) and load its seats into the editor."""
     st.session_state[PHOTO] = photo
     st.session_state[READING] = None
     st.session_state[ANNOTATED] = None
     st.session_state["score_unassigned"] = []
-    try:
-        from vision.pipeline import read_photo
-    except ImportError:
-        st.session_state["score_notice"] = ("The photo reader is not installed in this copy, so the cards were not "
-                                            "read: type each player's rows below.")
+    detector = photo_detector()
+    if isinstance(detector, str):
+        st.session_state["score_notice"] = detector
         _reset_table(blank_table(4, st.session_state["seat_names"]), original=[])
         return
+    from vision.pipeline import read_photo
+
     choice = state.current_rules()
     with st.status("Reading the cards…", expanded=False) as status:
         try:
-            reading = read_photo(photo.data, choice.rules, min_confidence=state.min_confidence())
+            reading = read_photo(photo.data, choice.rules, min_confidence=state.min_confidence(), force=True,
+                                 detector=detector)
         except InputError as err:
             status.update(label="The photo could not be read", state="error")
             st.session_state["score_error"] = str(err)
             return
-        except Exception as err:  # the model file missing, onnxruntime failing...: a message, not a traceback
+        except Exception as err:  # onnxruntime failing...: a message, not a traceback
             status.update(label="The photo reader failed", state="error")
             st.session_state["score_error"] = f"The photo reader failed: {type(err).__name__}: {err}"
             return
@@ -114,6 +135,8 @@ def _photo_input() -> None:
 def _problems_by_seat(reading: Mapping[str, Any] | None) -> dict[str | None, list[Mapping[str, Any]]]:
     out: dict[str | None, list[Mapping[str, Any]]] = {}
     for problem in (reading or {}).get("problems", []):
+        if problem.get("kind") in ("banker", "invalid_round"):  # this page picks the banker and checks the round
+            continue
         out.setdefault(problem.get("seat"), []).append(problem)
     return out
 
