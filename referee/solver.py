@@ -479,11 +479,14 @@ def _candidates(hand: HandSplits, front: list[int], special_split: int | None, l
     """The splits the Monte Carlo compares: the non-dominated ones (the heuristic's
     ``limit`` best of them, plus the strongest-tail few, when the front is larger),
     the special's arrangement, or the least-bad split when every split fouls."""
+    if limit < 1:
+        raise InputError(f"candidates must be at least 1, got {limit}")
     splits = list(front)
     if len(splits) > limit:
         scores = dict(zip(front, _heuristic_scores(hand, front).tolist(), strict=True))
-        by_score = sorted(front, key=lambda i: -scores[i])[: max(1, limit - 4)]
-        splits = list(dict.fromkeys(front[:4] + by_score))[:limit] if limit > 4 else by_score
+        by_score = sorted(front, key=lambda i: -scores[i])
+        strongest_tails = front[: min(4, limit // 2)]
+        splits = list(dict.fromkeys(strongest_tails + by_score))[:limit]
     if special_split is not None and special_split not in splits:
         splits.append(special_split)
     if not splits:
