@@ -17,9 +17,11 @@ from .art_cache import available_decks, cards_dir, load_deck
 from .index_box import rotate_box_180
 
 
-def contact_sheet(cards: list[Card], cell_w: int = 160) -> np.ndarray:
+def contact_sheet(cards: list[Card], cell_w: int = 160, zoom: bool = False,
+                  decks: list[str] | None = None) -> np.ndarray:
+    """One row per cached deck; ``zoom`` shows only the top-left corner, enlarged."""
     rows = []
-    for name in available_decks():
+    for name in decks or list(available_decks()):
         art = load_deck(cards_dir() / name)
         w, h = art.size
         scale = cell_w / w
@@ -31,8 +33,11 @@ def contact_sheet(cards: list[Card], cell_w: int = 160) -> np.ndarray:
             comp = (img[:, :, :3] * a + bg * (1 - a)).astype(np.uint8)
             for box in (art.boxes[card.index], rotate_box_180(tuple(art.boxes[card.index]), w, h)):
                 x0, y0, x1, y1 = (round(v) for v in box)
-                cv2.rectangle(comp, (x0, y0), (x1, y1), (255, 0, 255), 3)
-            cells.append(cv2.resize(comp, (cell_w, round(h * scale)), interpolation=cv2.INTER_AREA))
+                cv2.rectangle(comp, (x0, y0), (x1, y1), (255, 0, 255), 1 if zoom else 3)
+            if zoom:
+                comp = comp[: round(0.4 * h), : round(0.36 * w)]
+                scale = cell_w / comp.shape[1]
+            cells.append(cv2.resize(comp, (cell_w, round(comp.shape[0] * scale)), interpolation=cv2.INTER_AREA))
         height = max(c.shape[0] for c in cells)
         cells = [np.pad(c, ((0, height - c.shape[0]), (0, 4), (0, 0))) for c in cells]
         row = np.hstack(cells)
@@ -46,9 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m datasets.art_sheet")
     ap.add_argument("out", type=Path)
     ap.add_argument("--cards", default="Ah,Td,Qs,Kh,7c,Jd")
+    ap.add_argument("--zoom", action="store_true", help="top-left corners only, enlarged")
+    ap.add_argument("--deck", action="append", help="only this deck (repeatable)")
     args = ap.parse_args(argv)
     cards = [Card.parse(t) for t in args.cards.split(",")]
-    cv2.imwrite(str(args.out), contact_sheet(cards))
+    cv2.imwrite(str(args.out), contact_sheet(cards, 110 if args.zoom else 160, args.zoom, args.deck))
     return 0
 
 

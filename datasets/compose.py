@@ -61,7 +61,7 @@ def sprite_corners(sprite: Image) -> NDArray[np.float64]:
 
 
 def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = None,
-          shadow: tuple[float, float, float, float] | None = None) -> bool:
+          shadow: tuple[float, float, float, float] | None = None, gain: float = 1.0) -> bool:
     """Warp ``sprite`` (BGRA) with ``h_img`` (sprite px -> image px) onto the canvas.
 
     ``shadow`` = (dx, dy, blur sigma, strength) in image pixels. Returns False if off-image.
@@ -101,7 +101,7 @@ def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = 
         roi *= (1 - strength * sh)[:, :, None]
     a3 = alpha[:, :, None]
     roi *= 1 - a3
-    roi += warped[:, :, :3].astype(np.float32) * a3
+    roi += warped[:, :, :3].astype(np.float32) * (a3 * gain)
     canvas.idmap[y0:y1, x0:x1][alpha > 0.5] = obj_id
     return True
 

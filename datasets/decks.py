@@ -46,6 +46,7 @@ class DeckSpec:
     suit_names: tuple[str, str, str, str] = ("S", "H", "D", "C")
     back: str | None = None
     max_width: int | None = None
+    index_thin_px: int = 0      # ignore vertical lines thinner than this next to the index (frames)
     notes: str = ""
 
 
@@ -68,11 +69,11 @@ def _openclipart(variant: str) -> DeckSpec:
                     suit_names=("s", "h", "d", "c"))
 
 
-def _kde(folder: str, svg: str, family: str, tier: str, max_width: int | None = None) -> DeckSpec:
+def _kde(folder: str, svg: str, family: str, tier: str, max_width: int | None = None, thin: int = 0) -> DeckSpec:
     return DeckSpec(name=f"kde-{folder}", family=family, tier=tier, kind="kde",
                     path=f"{KDE_DIR}/svg-{folder}/{svg}",
                     rank_names=("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "1"),
-                    suit_names=("spade", "heart", "diamond", "club"), max_width=max_width)
+                    suit_names=("spade", "heart", "diamond", "club"), max_width=max_width, index_thin_px=thin)
 
 
 DECKS: tuple[DeckSpec, ...] = (
@@ -119,7 +120,7 @@ DECKS: tuple[DeckSpec, ...] = (
     _openclipart("ornamental"),
     _openclipart("simple"),
     _openclipart("white"),
-    _kde("ancient-egyptians", "Ancient_Egyptians.svgz", "egyptians", "A", max_width=340),
+    _kde("ancient-egyptians", "Ancient_Egyptians.svgz", "egyptians", "A", max_width=340, thin=5),
     _kde("penguins", "penguins.svgz", "penguins", "A"),
     _kde("standard", "standard.svgz", "kde_standard", "A"),
     _kde("dondorf", "dondorf.svgz", "dondorf", "A-dup"),
@@ -157,9 +158,7 @@ def split_of(deck: DeckSpec) -> Split:
     return FAMILY_SPLIT[deck.family]
 
 
-# KDE decks keep cards in <defs> or off the page and their element boxes are wrong;
-# rendering them is not supported yet, so they stay out of every split.
-SUPPORTED_KINDS: tuple[SourceKind, ...] = ("sheet", "files")
+SUPPORTED_KINDS: tuple[SourceKind, ...] = ("sheet", "files", "kde")
 
 
 def decks_for_split(split: Split, tiers: tuple[str, ...] = DEFAULT_TIERS) -> list[DeckSpec]:

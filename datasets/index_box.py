@@ -23,8 +23,12 @@ WINDOW_H = 0.42  # ...and height, from the top-left corner
 BORDER = 0.022   # ignore ink this close to the card outline (share of the width)
 
 
-def ink_mask(card: Image) -> NDArray[np.bool_]:
-    """Pixels clearly darker or more colourful than the card's paper."""
+def ink_mask(card: Image, thin: int = 0) -> NDArray[np.bool_]:
+    """Pixels clearly darker or more colourful than the card's paper.
+
+    ``thin`` > 0 drops vertical lines narrower than that many pixels (frame
+    lines that run into the index on some decks).
+    """
     bgr = card[:, :, :3].astype(np.int16)
     alpha = card[:, :, 3]
     gray = bgr.mean(axis=2)
@@ -36,10 +40,13 @@ def ink_mask(card: Image) -> NDArray[np.bool_]:
     inset = max(2, round(BORDER * card.shape[1]))
     kernel = np.ones((2 * inset + 1, 2 * inset + 1), np.uint8)
     inner = cv2.erode(opaque.astype(np.uint8), kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    return np.asarray(ink & inner)
+    out = ink & inner
+    if thin > 0:
+        out = cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((1, thin), np.uint8)) > 0
+    return np.asarray(out)
 
 
-def top_left_index(card: Image, ink: NDArray[np.bool_] | None = None) -> Box | None:
+def top_left_index(card: Image, ink: NDArray[np.bool_] | None = None, kx_frac: float = 0.012) -> Box | None:
     """Box ``(x0, y0, x1, y1)`` of the index nearest the top-left corner, or None.
 
     Ink is merged with a tall, narrow kernel: rank and suit stack vertically
@@ -53,7 +60,7 @@ def top_left_index(card: Image, ink: NDArray[np.bool_] | None = None) -> Box | N
     win = ink[:win_h, :win_w].astype(np.uint8)
     if win.sum() < 10:
         return None
-    kx, ky = max(3, round(0.012 * w)) | 1, max(3, round(0.055 * w)) | 1
+    kx, ky = max(3, round(kx_frac * w)) | 1, max(3, round(0.075 * w)) | 1
     merged = cv2.dilate(win, np.ones((ky, kx), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(merged, connectivity=8)
     min_area = (0.025 * w) ** 2
@@ -88,17 +95,18 @@ def _ink_box(ink: NDArray[np.bool_], region: Box) -> Box | None:
     return float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1)
 
 
-def deck_index_boxes(cards: dict[Card, Image], pad: float = 0.012) -> dict[Card, Box]:
+def deck_index_boxes(cards: dict[Card, Image], pad: float = 0.012, thin: int = 0) -> dict[Card, Box]:
     """Top-left index box of every card, checked against the deck's plain pip cards.
 
-    The reference region comes from the ace and 2..9 (uncrowded corners); a
+    The reference region comes from the aces, 2s and 3s (uncrowded corners); a
     card whose ink blob runs outside it (a 10 next to a pip, a court picture
     touching the index) is cut to the ink inside the reference region, widened
     to the right for the two digits of a 10.
     """
-    inks = {card: ink_mask(img) for card, img in cards.items()}
+    inks = {card: ink_mask(img, thin) for card, img in cards.items()}
     found = {card: top_left_index(img, inks[card]) for card, img in cards.items()}
-    plain = [b for c, b in found.items() if b is not None and (c.rank <= 9 or c.rank == 14)]
+    # A, 2 and 3 keep their pips in the middle column, away from the corner
+    plain = [b for c, b in found.items() if b is not None and c.rank in (14, 2, 3)]
     if len(plain) < 8:
         raise ValueError(f"index found on only {len(plain)} plain pip cards")
     med = np.median(np.array(plain), axis=0)
@@ -106,6 +114,13 @@ def deck_index_boxes(cards: dict[Card, Image], pad: float = 0.012) -> dict[Card,
     typical = [b for b in plain if (b[2] - b[0]) < 1.4 * med_w and (b[3] - b[1]) < 1.3 * med_h]
     reference: Box = (min(b[0] for b in typical), min(b[1] for b in typical),
                       max(b[2] for b in typical), max(b[3] for b in typical))
+    for card in found:
+        if card.rank != 10:
+            continue
+        # the two digits of a 10 can stand further apart than the narrow merge reaches
+        wide = top_left_index(cards[card], inks[card], kx_frac=0.03)
+        if wide is not None and (wide[2] - wide[0]) <= 2.2 * med_w and (wide[3] - wide[1]) <= 1.3 * med_h:
+            found[card] = wide
     out: dict[Card, Box] = {}
     for card, box in found.items():
         w = cards[card].shape[1]

@@ -181,7 +181,8 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
         h_img = cam.homography @ card_homography(pose, art_w, art_h, mm_per_px)
         card_h.append(h_img)
         sprite = art.images[pose.card.index]
-        paste(canvas, sprite, h_img, obj_id, key=(art.name, pose.card.index), shadow=shadow)
+        paste(canvas, sprite, h_img, obj_id, key=(art.name, pose.card.index), shadow=shadow,
+              gain=float(rng.uniform(0.92, 1.04)))
 
     # --- things above the cards ---------------------------------------------------------------
     if rng.random() < 0.12:

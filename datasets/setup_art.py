@@ -22,7 +22,7 @@ from referee.cards import DECK, Card
 
 from .art_cache import cache_root, cards_dir, read_meta, save_deck, textures_dir
 from .art_render import Image, cut_sheet, normalise_sizes, render_svg, trim
-from .decks import DECKS, DEFAULT_TIERS, DeckSpec, families_by_split
+from .decks import DECKS, DEFAULT_TIERS, DeckSpec, deck_by_name, families_by_split
 from .index_box import deck_index_boxes
 from .textures import export_textures
 
@@ -80,7 +80,15 @@ def render_deck(spec: DeckSpec, root: Path, width: int) -> tuple[dict[Card, Imag
         cards = {card: trim(render_svg(_file_for(spec, card, root), w)) for card in DECK}
         file_back = trim(render_svg(_resolve(spec.back, root), w)) if spec.back else None
         return normalise_sizes(cards, file_back)
-    raise NotImplementedError(f"{spec.name}: {spec.kind} decks are not supported yet (element boxes unreliable)")
+    from .kde_svg import ElementRenderer, read_svg
+    renderer = ElementRenderer(read_svg(spec.path))
+
+    def element(card: Card) -> str:
+        return f"{spec.rank_names[card.rank - 2]}_{spec.suit_names['shdc'.index(card.suit.value)]}"
+
+    cards = {card: trim(renderer.render(element(card), w)) for card in DECK}
+    kde_back = trim(renderer.render("back", w))
+    return normalise_sizes(cards, kde_back)
 
 
 def deck_source_exists(spec: DeckSpec, root: Path) -> bool:
@@ -100,7 +108,11 @@ def reindex(root: Path) -> int:
         if meta is None:
             continue
         stack = np.load(folder / "stack.npy")
-        boxes = deck_index_boxes({card: stack[card.index] for card in DECK})
+        try:
+            thin = deck_by_name(str(meta["deck"])).index_thin_px
+        except KeyError:
+            thin = 0
+        boxes = deck_index_boxes({card: stack[card.index] for card in DECK}, thin=thin)
         meta["index_boxes"] = {str(c): [round(v, 2) for v in boxes[c]] for c in DECK}
         (folder / "meta.json").write_text(json.dumps(meta, indent=1))
     return 0
@@ -110,7 +122,7 @@ def setup(root: Path, tiers: tuple[str, ...], width: int, force: bool, only: set
     out = cards_dir(root)
     done = failed = 0
     for spec in DECKS:
-        if spec.tier not in tiers or (only and spec.name not in only) or spec.kind == "kde":
+        if spec.tier not in tiers or (only and spec.name not in only):
             continue
         folder = out / spec.name
         if not force and read_meta(folder) is not None:
@@ -123,7 +135,7 @@ def setup(root: Path, tiers: tuple[str, ...], width: int, force: bool, only: set
         start = time.perf_counter()
         try:
             cards, back = render_deck(spec, root, width)
-            boxes = deck_index_boxes(cards)
+            boxes = deck_index_boxes(cards, thin=spec.index_thin_px)
         except (subprocess.CalledProcessError, RuntimeError, ValueError) as err:
             print(f"  FAILED {spec.name}: {err}", file=sys.stderr)
             failed += 1

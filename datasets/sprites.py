@@ -98,7 +98,7 @@ def draw_finger(image: NDArray[Any], idmap: NDArray[np.int16], rng: np.random.Ge
     H, W = image.shape[:2]
     side = int(rng.integers(0, 4))
     along = rng.uniform(0.1, 0.9)
-    width = rng.uniform(0.035, 0.06) * max(W, H)
+    width = rng.uniform(0.045, 0.075) * max(W, H)
     length = rng.uniform(0.08, 0.22) * max(W, H)
     start = {0: (along * W, H + width), 1: (along * W, -width), 2: (-width, along * H), 3: (W + width, along * H)}[side]
     inward = {0: (0, -1), 1: (0, 1), 2: (1, 0), 3: (-1, 0)}[side]
@@ -118,6 +118,14 @@ def draw_finger(image: NDArray[Any], idmap: NDArray[np.int16], rng: np.random.Ge
         m = mask[y:y + bh, x:x + bw].astype(np.float32) / 255
         shade = cv2.GaussianBlur(m, (0, 0), width / 5) ** 0.6
         colour = skin[None, None, :] * (0.55 + 0.45 * shade[:, :, None])
+        # the nail: a paler, glossier rounded patch just behind the tip
+        nail = np.zeros((bh, bw), np.uint8)
+        nx, ny = ex - math.cos(ang) * width * 0.45 - x, ey - math.sin(ang) * width * 0.45 - y
+        cv2.ellipse(nail, (int(nx), int(ny)), (int(width * 0.42), int(width * 0.3)), math.degrees(ang), 0, 360, 255,
+                    -1, cv2.LINE_AA)
+        nail_f = cv2.GaussianBlur(nail.astype(np.float32) / 255, (0, 0), max(1.0, width / 25)) * m
+        colour = colour * (1 - 0.35 * nail_f[:, :, None]) + np.array([215, 215, 235], np.float32) * 0.35 * nail_f[
+            :, :, None]
         roi = image[y:y + bh, x:x + bw]
         roi[:] = roi * (1 - m[:, :, None]) + colour * m[:, :, None]
         idmap[y:y + bh, x:x + bw][m > 0.5] = occluder

@@ -26,10 +26,10 @@ PHOTOS: tuple[str, ...] = (
     "/usr/share/backgrounds/mate/abstract/Silk.png",
 )
 GIMP_PATTERNS = "/usr/share/gimp/2.0/patterns"
-GIMP_FOLDERS = ("Wood", "Stone", "Fabric", "Paper")
-GIMP_KEYWORDS = ("weave", "cloth", "granite", "floor", "pebbles", "sandytext", "krinkle", "wax", "dirt",
-                 "drymud", "rust", "lathe", "inlay", "woodblind", "slate", "marble", "leather", "burlap",
-                 "green_curtains", "orangebrown", "brownie", "terra")
+GIMP_FOLDERS = ("Wood", "Fabric", "Paper")
+GIMP_STONES = ("granite1", "marble1", "marble2", "marble3", "pink_marble", "slate")  # table-like stones only
+GIMP_KEYWORDS = ("weave", "cloth", "granite", "sandytext", "krinkle", "lathe", "inlay", "woodblind", "slate",
+                 "marble", "leather", "burlap", "green_curtains", "orangebrown", "brownie")
 MAX_SIDE = 2048
 
 
@@ -51,6 +51,7 @@ def gimp_pattern_files() -> list[Path]:
     if not base.is_dir():
         return []
     files = [p for folder in GIMP_FOLDERS for p in sorted((base / folder).glob("*.pat"))]
+    files += [base / "Stone" / f"{name}.pat" for name in GIMP_STONES if (base / "Stone" / f"{name}.pat").is_file()]
     files += [p for p in sorted(base.glob("*.pat")) if any(k in p.stem for k in GIMP_KEYWORDS)]
     return files
 
@@ -58,6 +59,8 @@ def gimp_pattern_files() -> list[Path]:
 def export_textures(out: Path) -> int:
     """Copy every available texture into ``out`` as JPEG; returns how many were written."""
     out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.jpg"):
+        old.unlink()
     count = 0
     for photo in PHOTOS:
         img = cv2.imread(photo, cv2.IMREAD_COLOR)
