@@ -11,6 +11,7 @@ from app_pages import state
 st.set_page_config(page_title="十三水 referee", page_icon="🂡", layout="centered",
                    initial_sidebar_state="auto")
 state.init()
+state.style()
 state.sidebar()
 page = st.navigation([
     st.Page("app_pages/score.py", title="Score a table", icon="📷", default=True),

@@ -39,9 +39,9 @@ def _pick_session(sessions: list[SessionRecord]) -> SessionRecord | None:
     current = st.session_state.get("session_id")
     ids = [s.id for s in sessions]
     index = ids.index(current) if current in ids else 0
-    titles = {s.id: s.title() for s in sessions}
-    chosen = st.selectbox("Session", ids, index=index, format_func=titles.__getitem__, key="history_session")
-    session = next(s for s in sessions if s.id == chosen)
+    titles = [f"#{s.id} · {s.title()}" for s in sessions]  # labels as values: no format_func to keep in sync
+    chosen = st.selectbox("Session", titles, index=index, key="history_session")
+    session = sessions[titles.index(chosen)] if chosen in titles else sessions[index]
     if current != session.id:
         state.open_session(session)
         st.rerun()

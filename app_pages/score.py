@@ -205,19 +205,21 @@ def _move_form(seats: list[Seat]) -> None:
     if not cards:
         return
     with st.expander("Move a card to another row or seat"):
-        def where(card: str) -> str:
-            if card not in locations:
-                return f"{card} (not in a row)"
-            seat, row = locations[card]
-            return f"{card} ({seats[seat]['name']}, {row})"
-
-        card = st.selectbox("Card", cards, format_func=where, key="move_card")
+        card = st.selectbox("Card", cards, key="move_card")
+        if card in locations:
+            seat_index, row = locations[card]
+            st.caption(f"{card} is now in {seats[seat_index]['name']}'s {name(row, state.language())} row")
+        elif card is not None:
+            st.caption(f"{card} is not in any row yet")
         col1, col2 = st.columns(2)
-        to_seat = col1.selectbox("To player", range(len(seats)), format_func=lambda i: seats[i]["name"] or str(i + 1),
-                                 key="move_seat")
-        to_row = col2.selectbox("To row", ROW_NAMES, format_func=lambda r: name(r, state.language()), key="move_row")
-        if st.button("Move", key="move_go") and card is not None and to_seat is not None:
-            _reset_table(move_card(seats, card, to_seat=int(to_seat), to_row=str(to_row)))
+        # Plain text options (no format_func): the labels are the values, mapped back here.
+        seat_labels = [f"{i + 1}. {s['name'] or s['seat']}" for i, s in enumerate(seats)]
+        row_labels = [name(r, state.language()) for r in ROW_NAMES]
+        to_seat = col1.selectbox("To player", seat_labels, key="move_seat")
+        to_row = col2.selectbox("To row", row_labels, key="move_row")
+        if st.button("Move", key="move_go") and card is not None and to_seat is not None and to_row is not None:
+            target = ROW_NAMES[row_labels.index(to_row)]
+            _reset_table(move_card(seats, card, to_seat=seat_labels.index(to_seat), to_row=target))
             st.rerun()
 
 
@@ -280,7 +282,8 @@ def render() -> None:
 
     st.subheader("The table")
     if st.session_state.get(PHOTO) is None:
-        players = st.segmented_control("Players", [2, 3, 4], default=len(base), key="score_players")
+        players = st.segmented_control("Players", [2, 3, 4], default=len(base),
+                                       key=f"score_players_{st.session_state.get(VERSION, 0)}")
         if players is not None and int(players) != len(base):
             names = st.session_state["seat_names"]
             grown = base[: int(players)] + blank_table(4, names)[len(base): int(players)]

@@ -52,6 +52,10 @@ def init() -> None:
     # are applied here, on the next run, before the widgets exist.
     for key, value in st.session_state.pop("pending_settings", {}).items():
         st.session_state[key] = value
+
+
+def style() -> None:
+    """The card tiles' CSS (once per run, from the app's frame)."""
     st.markdown(CSS, unsafe_allow_html=True)
 
 
@@ -171,8 +175,10 @@ def sidebar() -> None:
                 st.info("Upload a rules file; until then the classic preset is used.")
             else:
                 st.caption(f"Using {house[0]}")
-        st.radio("Card and hand names", list(LANGUAGES), format_func=LANGUAGES.__getitem__, key="language",
-                 horizontal=True)
+        labels = list(LANGUAGES.values())
+        picked = st.radio("Card and hand names", labels, index=list(LANGUAGES).index(language()),
+                          key="language_label", horizontal=True)
+        st.session_state["language"] = next(k for k, v in LANGUAGES.items() if v == picked)
         st.slider("Photo: lowest card confidence", 0.05, 0.95, step=0.05, key="min_confidence",
                   help="Cards read with less confidence than this are flagged for you to check.")
         with st.expander("Storage"):

@@ -1,0 +1,274 @@
+"""AppTest smoke and flow tests for the three pages (no browser, no detector needed).
+
+Photos are injected through the uploader (bad files) or the table through session
+state (the correction flow), as the photo step's output would be.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from streamlit.testing.v1 import AppTest
+
+from app_pages.images import MAX_UPLOAD_BYTES
+from app_pages.table import seat_entry
+from referee.storage import DB_ENV
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+TIMEOUT = 60
+
+ANN = seat_entry("bottom", "Ann", "Qs Qh Qd", "9h 9d 9c 9s Kd", "2s 3s 4s 5s 6s")
+BOB = seat_entry("top", "Bob", "Ah Kc 3d", "Jh Jd 7c 8c 4h", "Th Td Tc 2d 3h")
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "app.sqlite3"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    yield at
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    return [str(e.value) for e in getattr(at, kind)]
+
+
+def page_text(at: AppTest) -> str:
+    parts = []
+    for kind in ("markdown", "error", "success", "info", "warning", "caption", "title", "subheader"):
+        parts.extend(texts(at, kind))
+    return "\n".join(parts)
+
+
+def png(width: int, height: int, mode: str = "RGB") -> bytes:
+    out = io.BytesIO()
+    Image.new(mode, (width, height)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def jpeg(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 30, 30)).save(out, format="JPEG")
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------ check page
+
+
+def test_check_page_unfouled_with_categories_and_advice(app: AppTest) -> None:
+    app.switch_page("app_pages/check.py").run()
+    assert not app.exception
+    assert any("Not fouled" in t for t in texts(app, "success"))
+    html = page_text(app)
+    assert "葫芦" in html and "full house" in html  # tail JJJ44, both languages by default
+    assert any("Expected gain" in t for t in texts(app, "info"))
+
+
+def test_check_page_foul_reason_and_language(app: AppTest) -> None:
+    app.switch_page("app_pages/check.py").run()
+    app.sidebar.radio[0].set_value("English").run()
+    app.text_input(key="check_text").input("Ah Ad 2c | Kh Kd 3c 4s 5s | 9s 9h 9d 7c 8c").run()
+    assert not app.exception
+    errors = texts(app, "error")
+    assert any("head (pair AA) beats middle (pair KK)" in e for e in errors)
+    assert "三条" not in page_text(app) and "three of a kind" in page_text(app)
+
+
+def test_check_page_special_and_missed_special(app: AppTest) -> None:
+    app.switch_page("app_pages/check.py").run()
+    app.text_input(key="check_text").input("As 2s 3s | 4s 5s 6s 7s 8s | 9s Ts Js Qs Ks").run()
+    assert not app.exception
+    assert "至尊清龙" in page_text(app)  # dragon flush
+
+
+def test_check_page_bad_input_and_13_cards(app: AppTest) -> None:
+    app.switch_page("app_pages/check.py").run()
+    app.text_input(key="check_text").input("Ah Ah 2c | Kh Kd 3c 4s 5s | 9s 9h 9d 7c 8c").run()
+    assert any("duplicate card Ah" in e for e in texts(app, "error"))
+    app.text_input(key="check_text").input("As Ks Qs Js Ts 9h 9d 9c 4h 4d 2c 3c 7d").run()
+    assert not app.exception
+    assert "Strongest legal arrangements" in page_text(app)
+
+
+def test_check_page_picker(app: AppTest) -> None:
+    app.switch_page("app_pages/check.py").run()
+    app.segmented_control(key="check_how").set_value("Picking").run()
+    from referee.cards import parse_cards
+
+    for row, cards in (("head", "2c 3d 5h"), ("middle", "6s 6h 8c 9d Tc"), ("tail", "Js Jh Jd 4c 4d")):
+        app.multiselect(key=f"pick_{row}").set_value(list(parse_cards(cards))).run()
+    assert not app.exception
+    assert any("Not fouled" in t for t in texts(app, "success"))
+
+
+# ------------------------------------------------------------------ score page
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("empty.jpg", b"", "empty"),
+        ("notes.jpg", b"this is not a photo at all", "not an image"),
+        ("huge.jpg", b"\xff\xd8" + bytes(MAX_UPLOAD_BYTES), "MB"),
+        ("wide.png", png(12_000, 8_000, "1"), "megapixels"),
+        ("cut.jpg", jpeg(64, 64)[:300], "damaged or cut short"),
+    ],
+)
+def test_score_page_bad_upload_shows_a_message(app: AppTest, name: str, data: bytes, message: str) -> None:
+    app.file_uploader(key="score_upload").set_value((name, data, "image/jpeg")).run()
+    assert not app.exception
+    assert any(message in e for e in texts(app, "error")), texts(app, "error")
+
+
+def inject_table(app: AppTest, seats: list[dict[str, str]]) -> None:
+    """Put a table in the editor, as the photo step would."""
+    app.session_state["score_seats"] = seats
+    app.session_state["score_original"] = [dict(s) for s in seats]
+    app.session_state["score_version"] = 100
+    app.run()
+    assert not app.exception
+
+
+def scores_shown(app: AppTest) -> dict[str, int]:
+    """Player totals from the settlement's score tiles."""
+    import re
+
+    out: dict[str, int] = {}
+    for text in texts(app, "markdown"):
+        match = re.fullmatch(r"\*\*(.+?)\*\*<br><span class=\"ssr-score[^\"]*\">([+-]\d+)</span>", text)
+        if match:
+            out.setdefault(match.group(1), int(match.group(2)))  # the first tiles are the totals
+    return out
+
+
+def move(app: AppTest, card: str, *, seat: int, row: int) -> None:
+    """The "move a card" correction (selectboxes show formatted labels, so pick by index)."""
+    app.selectbox(key="move_card").set_value(card)
+    app.selectbox(key="move_seat").select_index(seat)
+    app.selectbox(key="move_row").select_index(row)
+    app.button(key="move_go").click().run()
+
+
+def test_score_page_scores_and_a_correction_changes_the_totals(app: AppTest) -> None:
+    inject_table(app, [ANN, BOB])
+    before = scores_shown(app)
+    assert before and sum(before.values()) == 0 and before["Ann"] > 0
+    # Ann's quads move to Bob's tail and Bob's tens to Ann: a correction of the photo's rows.
+    move(app, "9s", seat=1, row=2)
+    assert not app.exception
+    # Both hands are now the wrong size: the page names them instead of scoring.
+    errors = texts(app, "error")
+    assert any("Ann" in e and "middle row must have 5 cards" in e for e in errors), errors
+    move(app, "Tc", seat=0, row=1)
+    assert not app.exception
+    after = scores_shown(app)
+    assert sum(after.values()) == 0
+    assert after != before
+
+
+def test_score_page_problems_are_shown_next_to_their_card(app: AppTest) -> None:
+    app.session_state["score_reading"] = {
+        "seats": [], "round": None,
+        "problems": [{"kind": "low_confidence", "message": "7h read with 31% confidence", "seat": "bottom",
+                      "card": "7h", "blocking": False}],
+    }
+    inject_table(app, [ANN, BOB])
+    assert any("7h read with 31% confidence" in t and "ssr-flag" in t for t in texts(app, "markdown"))
+
+
+def test_score_page_banker_mode_and_save_needs_a_session(app: AppTest) -> None:
+    app.sidebar.selectbox[0].set_value("fuzhou").run()
+    inject_table(app, [ANN, BOB])
+    assert app.selectbox(key="score_banker_100").value == "Ann"
+    app.selectbox(key="score_banker_100").set_value("Bob").run()
+    assert not app.exception
+    assert "Bob (庄家 banker)" in page_text(app)
+    assert any("Open or start a session" in t for t in texts(app, "info"))
+
+
+def test_house_rules_upload_is_validated(app: AppTest) -> None:
+    app.sidebar.selectbox[0].set_value("house rules (upload)").run()
+    uploader = app.sidebar.file_uploader[0]
+    uploader.set_value(("house.toml", b'base = "popular"\nname = "ours"\nscoop = { pointz = 4 }\n',
+                        "application/toml")).run()
+    assert not app.exception
+    assert any("house.toml" in e and "pointz" in e and "did you mean 'points'" in e for e in texts(app, "error"))
+    app.sidebar.file_uploader[0].set_value(("house.toml", b'base = "popular"\nname = "ours"\n',
+                                            "application/toml")).run()
+    assert any("valid" in s for s in texts(app, "success"))
+    inject_table(app, [ANN, BOB])
+    assert "ours" in page_text(app)
+
+
+# ------------------------------------------------------------------ history page
+
+
+def start_session(app: AppTest, players: str = "Ann, Bob") -> None:
+    app.switch_page("app_pages/history.py").run()
+    app.text_input(key="new_place").input("kitchen")
+    app.text_input(key="new_players").input(players)
+    app.button[0].click().run()  # the form's submit button
+    app.run()
+    assert not app.exception
+
+
+def save_round(app: AppTest, seats: list[dict[str, str]]) -> None:
+    app.switch_page("app_pages/score.py").run()
+    inject_table(app, seats)
+    app.button(key="score_save").click().run()
+    app.run()
+    assert not app.exception
+
+
+def history_totals(app: AppTest) -> dict[str, int]:
+    app.switch_page("app_pages/history.py").run()
+    assert not app.exception
+    return scores_shown(app)
+
+
+def test_history_saved_round_appears_edit_and_delete_move_totals(app: AppTest) -> None:
+    start_session(app)
+    save_round(app, [ANN, BOB])
+    totals = history_totals(app)
+    assert totals["Ann"] > 0 and sum(totals.values()) == 0
+    assert any(e.label.startswith("Round 1 ·") for e in app.expander)
+    # Edit: give Bob Ann's hand and Ann Bob's hand; the totals flip.
+    app.text_input(key="edit_1_0").input(f"{BOB['head']} | {BOB['middle']} | {BOB['tail']}")
+    app.text_input(key="edit_1_1").input(f"{ANN['head']} | {ANN['middle']} | {ANN['tail']}")
+    submit = next(b for b in app.button if b.label == "Save changes")
+    submit.click().run()
+    app.run()
+    assert not app.exception
+    edited = scores_shown(app)
+    assert edited["Ann"] == totals["Bob"] and edited["Bob"] == totals["Ann"]
+    # Round 2: the same cards with the players swapped (what the edit made of round 1).
+    save_round(app, [dict(ANN, name="Bob"), dict(BOB, name="Ann")])
+    two = history_totals(app)
+    assert two == {"Ann": 2 * edited["Ann"], "Bob": 2 * edited["Bob"]}
+    # Delete round 1: only round 2 counts.
+    app.checkbox(key="delete_sure_1").check().run()
+    app.button(key="delete_1").click().run()
+    app.run()
+    assert not app.exception
+    assert scores_shown(app) == edited
+    assert not any(e.label.startswith("Round 1 ·") for e in app.expander)
+
+
+def test_history_export(app: AppTest, tmp_path: Path) -> None:
+    start_session(app)
+    save_round(app, [ANN, BOB])
+    app.switch_page("app_pages/history.py").run()
+    from referee.storage import Database
+
+    db = Database(tmp_path / "app.sqlite3")
+    session = db.sessions()[0]
+    assert "Ann" in db.export_csv(session.id)
+    buttons: list[Any] = app.get("download_button")
+    assert len(buttons) == 2
