@@ -29,7 +29,7 @@ def lighting(img: NDArray[Any], rng: np.random.Generator) -> None:
     # a broad directional gradient (window light)
     a = rng.uniform(0, 2 * math.pi)
     gain *= 1 + rng.uniform(0, 0.25) * ((xx / sw - 0.5) * math.cos(a) + (yy / sh - 0.5) * math.sin(a))
-    gain *= rng.uniform(0.75, 1.15)
+    gain *= rng.uniform(0.75, 1.15) if rng.random() < 0.85 else rng.uniform(0.45, 0.75)
     img *= cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
 
 
@@ -75,6 +75,19 @@ def blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     return img
 
 
+def depth_of_field(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
+    """Close-up shots focus on one band; the far (top) or near (bottom) side goes soft."""
+    if rng.random() > 0.3:
+        return img
+    h, w = img.shape[:2]
+    soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(1.5, 3.5) * max(h, w) / 1600)
+    focus = rng.uniform(0.35, 0.75)
+    ramp = np.abs(np.linspace(0, 1, h, dtype=np.float32) - focus)
+    ramp = np.clip((ramp - 0.15) / 0.35, 0, 1)[:, None, None]
+    out: NDArray[Any] = img * (1 - ramp) + soft * ramp
+    return out
+
+
 def resolution_loss(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     """Sometimes the photo had fewer pixels (1 MP phones, digital zoom): down and up again."""
     if rng.random() > 0.25:
@@ -103,6 +116,7 @@ def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Gener
         glare(img, card_mask, rng)
     white_balance(img, rng)
     img = resolution_loss(img, rng)
+    img = depth_of_field(img, rng)
     img = blur(img, rng)
     noise(img, rng)
     out: Image = np.clip(img, 0, 255).astype(np.uint8)

@@ -113,7 +113,7 @@ def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h
     """Poses of every card on the table and each hand's bounding box (mm)."""
     local = [hand_in_player_frame(rows, w, h, index_w, index_h, f, rng) for rows, f in zip(hands, free, strict=True)]
     angles = [SEAT_ANGLE[s] + rng.normal(0, 0.06) for s in seats]
-    radius = 0.3 * h
+    radius = 0.2 * h
 
     def placed(dist: float) -> list[list[tuple[Card, str | None, int, float, float, float]]]:
         out = []
@@ -129,12 +129,12 @@ def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h
     # Hands never overlap: players keep their own area. The extent of a hand is its cards'
     # centres plus a card's half-diagonal, plus a random gap between neighbours.
     pad = 0.5 * math.hypot(w, h) + 0.08 * w * rng.uniform(1, 4)
-    for _ in range(60):
+    for _ in range(200):
         hands_xy = placed(radius)
         boxes = [_extent([(x, y) for _c, _r, _p, x, y, _a in poses], pad) for poses in hands_xy]
         if not any(_overlap(boxes[i], boxes[j]) for i in range(len(boxes)) for j in range(i + 1, len(boxes))):
             break
-        radius += 0.08 * h
+        radius += 0.03 * h
     if len(seats) == 2 and rng.random() < 0.5:
         radius *= rng.uniform(1.0, 1.3)
         hands_xy = placed(radius)

@@ -79,17 +79,47 @@ def _sprite_homography(w_px: int, h_px: int, w_mm: float, x: float, y: float, an
     return card_homography(pose, w_px, h_px, w_mm / w_px)
 
 
-def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], centre: tuple[float, float],
-                textures: list[str]) -> NDArray[Any]:
+def _surface(rng: np.random.Generator, cam: Camera, size: tuple[int, int], centre: tuple[float, float],
+             textures: list[str], blur: float = 0.0) -> NDArray[Any]:
     tex, mm_per_px = table_texture(rng, textures)
-    if rng.random() < 0.5:
-        tex = cv2.GaussianBlur(tex, (0, 0), 0.8)
+    if blur > 0:
+        tex = cv2.GaussianBlur(tex, (0, 0), blur)
     angle = rng.uniform(0, 2 * math.pi)
     c, s = math.cos(angle), math.sin(angle)
     m = np.array([[c * mm_per_px, -s * mm_per_px, centre[0]], [s * mm_per_px, c * mm_per_px, centre[1]], [0, 0, 1]])
     m = m @ np.array([[1, 0, -TEX_PX / 2], [0, 1, -TEX_PX / 2], [0, 0, 1.0]])
     return cv2.warpPerspective(tex, cam.homography @ m, size, flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REFLECT_101)
+
+
+def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], card_pts: NDArray[Any],
+                textures: list[str]) -> NDArray[Any]:
+    """The table top; sometimes its edge, with the floor (darker, out of focus) beyond."""
+    lo, hi = card_pts.min(axis=0), card_pts.max(axis=0)
+    centre = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2)
+    table = _surface(rng, cam, size, centre, textures, 0.8 if rng.random() < 0.5 else 0.0)
+    if rng.random() > 0.25:
+        return table
+    margins = rng.uniform(30, 400, 4)
+    rect = np.array([[lo[0] - margins[0], lo[1] - margins[1]], [hi[0] + margins[2], lo[1] - margins[1]],
+                     [hi[0] + margins[2], hi[1] + margins[3]], [lo[0] - margins[0], hi[1] + margins[3]]])
+    w = rect @ cam.homography[2, :2] + cam.homography[2, 2]
+    if np.any(w <= 0):
+        return table
+    quad = project(cam.homography, rect)
+    floor = _surface(rng, cam, size, centre, textures, 3.0).astype(np.float32) * rng.uniform(0.35, 0.7)
+    mask = np.zeros(size[::-1], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
+    alpha = (mask.astype(np.float32) / 255)[:, :, None]
+    out = table.astype(np.float32) * alpha + floor * (1 - alpha)
+    # the table's front edge: a darker band just outside the top
+    rim = np.zeros(size[::-1], np.uint8)
+    ref = project(cam.homography, np.array([[centre[0], centre[1]], [centre[0] + 10, centre[1]]]))
+    thick = max(2, int(np.linalg.norm(ref[1] - ref[0]) * rng.uniform(0.8, 2.5)))
+    cv2.polylines(rim, [np.round(quad).astype(np.int32)], True, 255, thick, cv2.LINE_AA)
+    rim_f = (rim.astype(np.float32) / 255 * (1 - alpha[:, :, 0]))[:, :, None]
+    out = out * (1 - 0.6 * rim_f)
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
@@ -124,7 +154,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     centre = ((extent[0] + extent[2]) / 2, (extent[1] + extent[3]) / 2)
 
     # --- background, shadows ----------------------------------------------------------------
-    canvas = Canvas.from_background(_background(rng, cam, (width, height), centre, textures))
+    canvas = Canvas.from_background(_background(rng, cam, (width, height), card_pts, textures))
     ref = project(cam.homography, np.array([[centre[0], centre[1]], [centre[0] + 10, centre[1]]]))
     px_per_mm = float(np.linalg.norm(ref[1] - ref[0])) / 10
     light = rng.uniform(0, 2 * math.pi)
