@@ -14,8 +14,8 @@ state.init()
 state.style()
 state.sidebar()
 page = st.navigation([
-    st.Page("app_pages/score.py", title="Score a table", icon="📷", default=True),
-    st.Page("app_pages/check.py", title="Check a hand", icon="🃏"),
-    st.Page("app_pages/history.py", title="History", icon="📒"),
+    st.Page("app_pages/score.py", title="Score a table", icon=":material/photo_camera:", default=True),
+    st.Page("app_pages/check.py", title="Check a hand", icon=":material/playing_cards:"),
+    st.Page("app_pages/history.py", title="History", icon=":material/history:"),
 ])
 page.run()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PIL import Image
@@ -270,5 +269,5 @@ def test_history_export(app: AppTest, tmp_path: Path) -> None:
     db = Database(tmp_path / "app.sqlite3")
     session = db.sessions()[0]
     assert "Ann" in db.export_csv(session.id)
-    buttons: list[Any] = app.get("download_button")
+    buttons = app.get("download_button")
     assert len(buttons) == 2

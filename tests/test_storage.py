@@ -99,7 +99,8 @@ def test_running_totals_and_new_players_join_the_session(db: Database) -> None:
     save(db, sid)
     ann = db.rounds(sid)[0].scores["Ann"]
     assert db.session(sid).players == ("Ann", "Bob")
-    assert db.running_totals(sid) == [{"round": 1, "Ann": ann, "Bob": -ann}, {"round": 2, "Ann": 2 * ann, "Bob": -2 * ann}]
+    assert db.running_totals(sid) == [{"round": 1, "Ann": ann, "Bob": -ann},
+                                      {"round": 2, "Ann": 2 * ann, "Bob": -2 * ann}]
 
 
 def test_export_csv_and_json(db: Database) -> None:
