@@ -12,6 +12,7 @@ Writes, under ``--out`` (ultralytics layout)::
     preview_<split>.png              with --preview: a contact sheet with the labels drawn
 
 Scene ``i`` depends only on (seed, i, split, size): the same command gives the same bytes.
+``--size 1000-4000`` draws each scene's long side from that range (1-12 MP phones).
 """
 
 from __future__ import annotations
@@ -36,6 +37,27 @@ from .scene import make_scene, scene_rng
 from .testdeck import procedural_deck
 
 _WORKER: dict[str, Any] = {}
+Size = int | tuple[int, int]   # a fixed long side, or a range drawn per scene
+
+
+def parse_size(text: str) -> Size:
+    """``"1600"`` or ``"1000-4000"`` (long side in px; a range is drawn per scene).
+
+    >>> parse_size("1600"), parse_size("1000-4000")
+    (1600, (1000, 4000))
+    """
+    if "-" in text:
+        lo, hi = (int(v) for v in text.split("-", 1))
+        if not 64 <= lo <= hi:
+            raise argparse.ArgumentTypeError(f"bad size range {text!r}")
+        return lo, hi
+    return int(text)
+
+
+def scene_size(size: Size, seed: int, index: int) -> int:
+    if isinstance(size, int):
+        return size
+    return int(scene_rng(seed, index + 2_000_003).integers(size[0], size[1] + 1))
 
 
 def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] = ("A", "A-dup")) -> list[CardArt]:
@@ -52,9 +74,9 @@ def scene_name(seed: int, index: int) -> str:
 
 
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
-                size: int) -> int:
+                size: Size) -> int:
     """Generate and write one scene; returns its number of labels."""
-    scene = make_scene(seed, index, decks, textures, size, split)
+    scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index), split)
     name = scene_name(seed, index)
     quality = int(scene_rng(seed, index + 1_000_003).integers(55, 96))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -69,7 +91,7 @@ def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardAr
     return len(lines)
 
 
-def _init_worker(out: str, split: str, seed: int, size: int, use_test_deck: bool) -> None:
+def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool) -> None:
     cv2.setNumThreads(1)
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size,
                    decks=[procedural_deck()] if use_test_deck else split_decks(split),  # type: ignore[arg-type]
@@ -81,7 +103,7 @@ def _work(index: int) -> int:
     return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"])
 
 
-def generate(out: Path, n: int, seed: int, split: Split, size: int = 1600, workers: int | None = None,
+def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
              start: int = 0, use_test_deck: bool = False, progress: bool = True) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
@@ -125,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--split", choices=["train", "val", "test"], default="train",
                     help="which design families to draw decks from (and the sub-folder)")
-    ap.add_argument("--size", type=int, default=1600, help="long side of the images in pixels (default 1600)")
+    ap.add_argument("--size", type=parse_size, default=1600,
+                    help="long side of the images in px (default 1600), or a range like 1000-4000 drawn per scene")
     ap.add_argument("--start", type=int, default=0, help="index of the first scene (to extend a run)")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     ap.add_argument("--preview", action="store_true", help="also write preview_<split>.png with labels drawn")
