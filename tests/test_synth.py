@@ -171,6 +171,23 @@ def test_dataset_layout(tmp_path: Path) -> None:
         _check_truth(truth)
 
 
+def test_truth_round_scores_through_referee_cli(tmp_path: Path, proc_deck: CardArt,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The deal in the truth is a valid `referee score` input and scores as recorded."""
+    from referee.cli import main as referee_main
+
+    for index in range(3):
+        truth = make_scene(9, index, [proc_deck], [], SIZE).truth
+        path = tmp_path / f"round{index}.json"
+        path.write_text(json.dumps(truth["round"]))
+        capsys.readouterr()
+        assert referee_main(["score", "--json", str(path)]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert {p["name"]: p["score"] for p in out["players"]} == truth["scores_classic"]
+        reported = {p["name"]: (p["foul"], p["special"]) for p in out["players"]}
+        assert reported == {p["name"]: (p["foul"], p["special"]) for p in truth["players"]}
+
+
 def test_deals_cover_fouls_and_specials(proc_deck: CardArt) -> None:
     from datasets.deal import deal_round, rules
     from referee.hand import analyse
