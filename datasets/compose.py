@@ -8,6 +8,7 @@ is on top at every pixel, so index visibility can be measured afterwards.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,10 +62,13 @@ def sprite_corners(sprite: Image) -> NDArray[np.float64]:
 
 
 def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = None,
-          shadow: tuple[float, float, float, float] | None = None, gain: float = 1.0) -> bool:
+          shadow: tuple[float, float, float, float] | None = None, gain: float = 1.0,
+          pyramid: Sequence[Image] = ()) -> bool:
     """Warp ``sprite`` (BGRA) with ``h_img`` (sprite px -> image px) onto the canvas.
 
-    ``shadow`` = (dx, dy, blur sigma, strength) in image pixels. Returns False if off-image.
+    ``shadow`` = (dx, dy, blur sigma, strength) in image pixels; ``pyramid`` = the sprite
+    pre-halved (level 0 = ``sprite``), else halved here and cached by ``key``.
+    Returns False if off-image.
     """
     W, H = canvas.size
     quad = project(h_img, sprite_corners(sprite))
@@ -81,10 +85,14 @@ def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = 
     level = 0
     while scale * (2 ** level) < 0.55 and sw >> (level + 1) >= 16:
         level += 1
-    src = mip(key, sprite, level) if key is not None else sprite
-    if key is None:
+    if level < len(pyramid):
+        src = pyramid[level]
+    elif key is not None:
+        src = mip(key, sprite, level)
+    else:
+        src = sprite
         for _ in range(level):
-            src = cv2.pyrDown(src)
+            src = cv2.pyrDown(np.ascontiguousarray(src))
     f = 2.0 ** level
     h_src = h_img @ np.diag([f, f, 1.0])
     to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
@@ -92,17 +100,19 @@ def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = 
                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
     alpha = warped[:, :, 3].astype(np.float32) * (1 / 255)
     roi = canvas.image[y0:y1, x0:x1]
+    keep = 1 - alpha
     if shadow is not None:
         dx, dy, sigma, strength = shadow
         m = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float64)
         sh = cv2.warpAffine(alpha, m, (alpha.shape[1], alpha.shape[0]))
         if sigma > 0.3:
             sh = cv2.GaussianBlur(sh, (0, 0), sigma)
-        roi *= (1 - strength * sh)[:, :, None]
-    a3 = alpha[:, :, None]
-    roi *= 1 - a3
-    roi += warped[:, :, :3].astype(np.float32) * (a3 * gain)
-    canvas.idmap[y0:y1, x0:x1][alpha > 0.5] = obj_id
+        keep *= 1 - strength * sh
+    roi *= cv2.merge([keep, keep, keep])
+    if gain != 1.0:
+        alpha *= gain
+    roi += warped[:, :, :3].astype(np.float32) * cv2.merge([alpha, alpha, alpha])
+    canvas.idmap[y0:y1, x0:x1][warped[:, :, 3] > 127] = obj_id
     return True
 
 

@@ -19,7 +19,7 @@ def _low_freq(rng: np.random.Generator, w: int, h: int, cells: int) -> NDArray[A
 
 
 def lighting(img: NDArray[Any], rng: np.random.Generator) -> None:
-    """Uneven light and vignetting, in place."""
+    """Uneven light, vignetting and white balance, in place."""
     h, w = img.shape[:2]
     sw, sh = max(8, w // 16), max(8, h // 16)
     gain = 1 + rng.uniform(0.05, 0.25) * _low_freq(rng, sw, sh, 3)
@@ -30,7 +30,9 @@ def lighting(img: NDArray[Any], rng: np.random.Generator) -> None:
     a = rng.uniform(0, 2 * math.pi)
     gain *= 1 + rng.uniform(0, 0.25) * ((xx / sw - 0.5) * math.cos(a) + (yy / sh - 0.5) * math.sin(a))
     gain *= rng.uniform(0.75, 1.15) if rng.random() < 0.85 else rng.uniform(0.45, 0.75)
-    img *= cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    wb = white_balance_gains(rng)
+    full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(img, cv2.merge([full * wb[0], full * wb[1], full * wb[2]]), dst=img)
 
 
 def glare(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> None:
@@ -53,10 +55,11 @@ def glare(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Genera
         img[y0:y1, x0:x1] += (strength * blob * gloss)[:, :, None]
 
 
-def white_balance(img: NDArray[Any], rng: np.random.Generator) -> None:
+def white_balance_gains(rng: np.random.Generator) -> tuple[float, float, float]:
+    """Per-channel (B, G, R) gains of a colour temperature and tint shift."""
     temp = rng.normal(0, 0.08)
     tint = rng.normal(0, 0.03)
-    img *= np.array([1 - temp, 1 + tint, 1 + temp], np.float32)
+    return 1 - temp, 1 + tint, 1 + temp
 
 
 def blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
@@ -99,14 +102,17 @@ def resolution_loss(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]
 
 
 def noise(img: NDArray[Any], rng: np.random.Generator) -> None:
-    """Sensor noise, signal-dependent, slightly blotchy (generated at half size)."""
+    """Sensor noise, signal-dependent, slightly blotchy (generated at half size), in place."""
     h, w = img.shape[:2]
-    sigma = rng.uniform(1, 7)
+    sigma = rng.uniform(1, 7) * 0.7
     n: NDArray[Any] = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 3), dtype=np.float32)
+    lum = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 1), dtype=np.float32)
+    n += lum
     n = cv2.resize(n, (w, h), interpolation=cv2.INTER_LINEAR)
-    lum = rng.standard_normal(((h + 1) // 2, (w + 1) // 2), dtype=np.float32)
-    n = n + cv2.resize(lum, (w, h), interpolation=cv2.INTER_NEAREST)[:, :, None]
-    img += n * (sigma * (0.4 + img / 255 * 0.6) * 0.7)
+    amp: NDArray[Any] = img * np.float32(sigma * 0.6 / 255)
+    amp += np.float32(sigma * 0.4)
+    n *= amp
+    img += n
 
 
 def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> Image:
@@ -114,7 +120,6 @@ def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Gener
     lighting(img, rng)
     if rng.random() < 0.45:
         glare(img, card_mask, rng)
-    white_balance(img, rng)
     img = resolution_loss(img, rng)
     img = depth_of_field(img, rng)
     img = blur(img, rng)

@@ -93,17 +93,6 @@ def _free_shape(rows: Rows, w: float, h: float, index_w: float,
     return out
 
 
-def _rotate(x: float, y: float, a: float) -> tuple[float, float]:
-    c, s = math.cos(a), math.sin(a)
-    return c * x - s * y, s * x + c * y
-
-
-def _extent(points: list[tuple[float, float]], pad: float) -> tuple[float, float, float, float]:
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
-
-
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -114,31 +103,40 @@ def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h
     local = [hand_in_player_frame(rows, w, h, index_w, index_h, f, rng) for rows, f in zip(hands, free, strict=True)]
     angles = [SEAT_ANGLE[s] + rng.normal(0, 0.06) for s in seats]
     radius = 0.2 * h
-
-    def placed(dist: float) -> list[list[tuple[Card, str | None, int, float, float, float]]]:
-        out = []
-        for poses, seat, a in zip(local, seats, angles, strict=True):
-            dx, dy = SEAT_DIR[seat]
-            side = rng_offsets[seat]
-            ox, oy = dx * dist + dy * side, dy * dist - dx * side
-            out.append([(c, r, p, *(np.add(_rotate(x, y, a), (ox, oy)).tolist()), ang + a)
-                        for c, r, p, x, y, ang in poses])
-        return out
-
     rng_offsets = {s: float(rng.normal(0, 0.15 * w)) for s in SEATS}
     # Hands never overlap: players keep their own area. The extent of a hand is its cards'
     # centres plus a card's half-diagonal, plus a random gap between neighbours.
     pad = 0.5 * math.hypot(w, h) + 0.08 * w * rng.uniform(1, 4)
-    for _ in range(200):
-        hands_xy = placed(radius)
-        boxes = [_extent([(x, y) for _c, _r, _p, x, y, _a in poses], pad) for poses in hands_xy]
+    turned = []
+    for poses, a in zip(local, angles, strict=True):
+        xy = np.array([[x, y] for _c, _r, _p, x, y, _a in poses], dtype=np.float64)
+        c, s_ = math.cos(a), math.sin(a)
+        turned.append(xy @ np.array([[c, s_], [-s_, c]]))
+    extents = [(t[:, 0].min() - pad, t[:, 1].min() - pad, t[:, 0].max() + pad, t[:, 1].max() + pad) for t in turned]
+
+    def offsets(dist: float) -> list[tuple[float, float]]:
+        out = []
+        for seat in seats:
+            dx, dy = SEAT_DIR[seat]
+            side = rng_offsets[seat]
+            out.append((dx * dist + dy * side, dy * dist - dx * side))
+        return out
+
+    def boxes_at(dist: float) -> list[tuple[float, float, float, float]]:
+        return [(float(e[0] + ox), float(e[1] + oy), float(e[2] + ox), float(e[3] + oy))
+                for e, (ox, oy) in zip(extents, offsets(dist), strict=True)]
+
+    for _ in range(400):
+        boxes = boxes_at(radius)
         if not any(_overlap(boxes[i], boxes[j]) for i in range(len(boxes)) for j in range(i + 1, len(boxes))):
             break
         radius += 0.03 * h
     if len(seats) == 2 and rng.random() < 0.5:
         radius *= rng.uniform(1.0, 1.3)
-        hands_xy = placed(radius)
-        boxes = [_extent([(x, y) for _c, _r, _p, x, y, _a in poses], pad) for poses in hands_xy]
-    poses_out = [CardPose(card=c, player=i, row=r, position=p, cx=x, cy=y, angle=a)
-                 for i, poses in enumerate(hands_xy) for c, r, p, x, y, a in poses]
+        boxes = boxes_at(radius)
+    poses_out = []
+    for i, ((ox, oy), poses, t, a) in enumerate(zip(offsets(radius), local, turned, angles, strict=True)):
+        for (card, row, pos, _x, _y, ang), (x, y) in zip(poses, t.tolist(), strict=True):
+            poses_out.append(CardPose(card=card, player=i, row=row, position=pos, cx=x + ox, cy=y + oy,
+                                      angle=ang + a))
     return poses_out, [tuple(b) for b in boxes]

@@ -210,9 +210,9 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     for obj_id, pose in enumerate(poses):
         h_img = cam.homography @ card_homography(pose, art_w, art_h, mm_per_px)
         card_h.append(h_img)
-        sprite = art.images[pose.card.index]
-        paste(canvas, sprite, h_img, obj_id, key=(art.name, pose.card.index), shadow=shadow,
-              gain=float(rng.uniform(0.92, 1.04)))
+        pyramid = art.pyramid(pose.card.index)
+        paste(canvas, pyramid[0], h_img, obj_id, key=(art.name, pose.card.index), shadow=shadow,
+              gain=float(rng.uniform(0.92, 1.04)), pyramid=pyramid)
 
     # --- things above the cards ---------------------------------------------------------------
     if rng.random() < 0.12:

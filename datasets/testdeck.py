@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from referee.cards import DECK, Card
 
-from .art_cache import CardArt
+from .art_cache import CardArt, make_mips
 from .index_box import deck_index_boxes
 
 Image = NDArray[Any]
@@ -58,4 +58,5 @@ def procedural_deck() -> CardArt:
     boxes = deck_index_boxes(cards)
     stack = np.stack([cards[c] for c in DECK])
     box_arr = np.array([boxes[c] for c in DECK], dtype=np.float64)
-    return CardArt(name="procedural-test", family="procedural", images=stack, boxes=box_arr, back=None)
+    return CardArt(name="procedural-test", family="procedural", images=stack, boxes=box_arr, back=None,
+                   mips=tuple(make_mips(stack)))
