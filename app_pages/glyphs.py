@@ -9,7 +9,7 @@ on a phone at arm's length. The pages inject :data:`CSS` once per run.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from html import escape
 
 from referee.cards import SUIT_GLYPHS, Card
@@ -22,13 +22,18 @@ CSS = """
   text-align: center; box-shadow: 0 1px 2px rgba(0,0,0,.15); }
 .ssr-card.ssr-red { color: #c62828; }
 .ssr-card.ssr-flag { border: 2px solid #e65100; background: #fff3e0; }
-.ssr-label { min-width: 4.2rem; color: #5f6368; font-size: .85rem; }
+.ssr-label { flex: 0 0 5.4rem; color: #5f6368; font-size: .85rem; line-height: 1.1; }
+.ssr-totals { display: flex; flex-wrap: wrap; gap: .5rem 1.4rem; margin: .2rem 0 .6rem 0; }
+.ssr-total { display: flex; flex-direction: column; min-width: 4.5rem; }
+.ssr-total b { font-weight: 600; color: #3c4043; }
 .ssr-cat { color: #1a73e8; font-size: .9rem; margin-left: .3rem; }
 .ssr-cat.ssr-bad { color: #c62828; font-weight: 600; }
+.ssr-badge { display: inline-block; margin-left: .5rem; padding: .05rem .45rem; border-radius: .6rem;
+  background: #fde7b0; color: #6d4c00; font-size: .85rem; vertical-align: super; }
 .ssr-empty { color: #9aa0a6; font-style: italic; }
 .ssr-score { font: 700 1.6rem/1.2 system-ui, sans-serif; }
 .ssr-score.ssr-pos { color: #2e7d32; } .ssr-score.ssr-neg { color: #c62828; }
-@media (max-width: 640px) { .ssr-card { min-width: 2.0rem; font-size: .95rem; } .ssr-label { min-width: 3.4rem; } }
+@media (max-width: 640px) { .ssr-card { min-width: 1.9rem; font-size: .95rem; } .ssr-label { flex-basis: 3.3rem; } }
 </style>
 """
 
@@ -59,6 +64,18 @@ def row_html(label: str, cards: Iterable[Card], category: str = "", *, bad: bool
             f"{cards_html(cards, flagged=flagged)}{cat}</div>")
 
 
+def totals_html(scores: Mapping[str, int]) -> str:
+    """Each player's score side by side, wrapping on a narrow screen."""
+    cells = "".join(f'<div class="ssr-total"><b>{escape(player)}</b>{score_html(score)}</div>'
+                    for player, score in scores.items())
+    return f'<div class="ssr-totals">{cells}</div>'
+
+
+def score_text(score: int) -> str:
+    """``+6``, ``−6`` (a real minus sign), ``0``."""
+    return f"{score:+d}".replace("-", "\u2212") if score else "0"
+
+
 def score_html(score: int) -> str:
     sign = "ssr-pos" if score > 0 else "ssr-neg" if score < 0 else ""
-    return f'<span class="ssr-score {sign}">{score:+d}</span>'
+    return f'<span class="ssr-score {sign}">{score_text(score)}</span>'

@@ -4,28 +4,31 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from html import escape
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from app_pages import show, state
-from app_pages.glyphs import cards_html, row_html
+from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import name
 from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
 from app_pages.table import (
-    FIELDS,
     Seat,
     blank_table,
     build_round,
     card_locations,
     corrections,
     move_card,
+    parse_seat,
+    seat_entry,
     seats_from_reading,
 )
 from referee.cards import ROW_NAMES, parse_cards
 from referee.errors import InputError
+from referee.hand import analyse
 from referee.round import Round
+from referee.ruleset import Ruleset
 from referee.settle import settle
 
 # Session-state keys of this page.
@@ -141,10 +144,21 @@ def _problems_by_seat(reading: Mapping[str, Any] | None) -> dict[str | None, lis
     return out
 
 
-def _show_photo_and_problems(seats: list[Seat]) -> dict[str, list[str]]:
-    """The annotated photo and every problem next to the card it concerns; returns flagged cards per player."""
+def _problem_html(problem: Mapping[str, Any]) -> str:
+    card = problem.get("card")
+    tile = ""
+    if card:
+        try:
+            tile = cards_html(parse_cards(card), flagged=[card]) + " "
+        except InputError:
+            tile = f"<code>{escape(str(card))}</code> "
+    icon = "⛔" if problem.get("blocking", True) else "⚠️"
+    return f'<div class="ssr-row">{icon} {tile}{escape(str(problem.get("message", "")))}</div>'
+
+
+def _show_photo(seats: list[Seat]) -> None:
+    """The annotated photo, and the problems that concern no seat (unassigned cards, player count)."""
     photo: Photo | None = st.session_state.get(PHOTO)
-    reading: Mapping[str, Any] | None = st.session_state.get(READING)
     annotated = st.session_state.get(ANNOTATED)
     if photo is not None:
         with st.expander("Photo", expanded=True):
@@ -152,50 +166,76 @@ def _show_photo_and_problems(seats: list[Seat]) -> dict[str, list[str]]:
                 st.image(annotated, caption="Cards outlined by seat and row", width="stretch")
             else:
                 st.image(to_rgb(photo.data), width="stretch")
-    flagged: dict[str, list[str]] = {}
-    by_seat = _problems_by_seat(reading)
-    seat_names: dict[str | None, str] = {s["seat"]: s["name"] for s in seats}
-    if by_seat:
-        st.subheader("Check these")
-        for seat, problems in by_seat.items():
-            who = f"{seat_names.get(seat, seat)} ({name(seat, state.language())})" if seat else "Table"
-            for problem in problems:
-                card = problem.get("card")
-                tile = ""
-                if card:
-                    try:
-                        tile = cards_html(parse_cards(card), flagged=[card]) + " "
-                    except InputError:
-                        tile = f"<code>{card}</code> "
-                    flagged.setdefault(seat_names.get(seat, ""), []).append(card)
-                icon = "⛔" if problem.get("blocking", True) else "⚠️"
-                st.markdown(f'<div class="ssr-row">{icon} <b>{who}</b>: {tile}{problem.get("message", "")}</div>',
-                            unsafe_allow_html=True)
+    known = {s["seat"] for s in seats}
+    table_problems = [p for seat, problems in _problems_by_seat(st.session_state.get(READING)).items()
+                      if seat not in known for p in problems]
+    for problem in table_problems:
+        st.markdown(_problem_html(problem), unsafe_allow_html=True)
     for note in st.session_state.get("score_notes") or []:
         st.info(note)
-    return flagged
 
 
-def _editor(seats: list[Seat]) -> list[Seat]:
-    """The rows as a table the user corrects; returns the corrected seats."""
-    frame = pd.DataFrame(seats, columns=list(FIELDS))
-    edited = st.data_editor(
-        frame, key=f"score_editor_{st.session_state.get(VERSION, 0)}", num_rows="fixed", hide_index=True,
-        width="stretch",
-        column_config={
-            "seat": st.column_config.TextColumn("Seat", disabled=True, width="small"),
-            "name": st.column_config.TextColumn("Player", help="Names are remembered for the session"),
-            "head": st.column_config.TextColumn(name("head", state.language()), help="3 cards, e.g. Ah Kd 2c"),
-            "middle": st.column_config.TextColumn(name("middle", state.language()), help="5 cards"),
-            "tail": st.column_config.TextColumn(name("tail", state.language()), help="5 cards"),
-        },
-    )
-    out = [{k: str(v) if v is not None and not pd.isna(v) else "" for k, v in row.items()}
-           for row in edited.to_dict("records")]
-    for seat in out:  # names are remembered for the session
-        if seat["name"].strip():
-            st.session_state["seat_names"][seat["seat"]] = seat["name"].strip()
-    return out
+def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any]]:
+    """One box per seat: the player's name and the three rows as text (side by side on a wide
+    screen, stacked on a phone). Returns the corrected seats and a slot below each for its cards."""
+    version = st.session_state.get(VERSION, 0)
+    lang = state.language()
+    seats: list[Seat] = []
+    slots = []
+    for i, seat in enumerate(base):
+        with st.container(border=True):
+            cols = st.columns([1.1, 1, 1.5, 1.5])
+            player = cols[0].text_input(f"Player ({name(seat['seat'], lang)})", value=seat["name"],
+                                        key=f"seat_{version}_{i}_name")
+            rows = [col.text_input(name(row, lang), value=seat[row], key=f"seat_{version}_{i}_{row}",
+                                   placeholder=("Ah Kd 2c" if row == "head" else "5 cards"))
+                    for col, row in zip(cols[1:], ROW_NAMES, strict=True)]
+            seats.append(seat_entry(seat["seat"], player.strip(), *(r.strip() for r in rows)))
+            slots.append(st.container())
+    for seat in seats:  # names are remembered for the session
+        if seat["name"]:
+            st.session_state["seat_names"][seat["seat"]] = seat["name"]
+    return seats, slots
+
+
+def _fill_seat(slot: Any, seat: Seat, rules: Ruleset, scored: Mapping[str, Any] | None) -> None:
+    """Under a seat's inputs: its cards as tiles with categories, foul / special, score, and the
+    photo's problems next to the cards they concern."""
+    lang = state.language()
+    problems = _problems_by_seat(st.session_state.get(READING)).get(seat["seat"], [])
+    flagged = [str(p["card"]) for p in problems if p.get("card")]
+    player: Mapping[str, Any] | None = None
+    if scored is not None:
+        player = next((p for p in scored["players"] if p["name"] == seat["name"]), None)
+    with slot:
+        if player is None:
+            try:
+                report = analyse(parse_seat(seat).rows, rules)
+            except InputError:
+                report = None
+            if report is not None:
+                player = {"foul": report.foul, "foul_reason": report.foul_reason, "special": report.special,
+                          "missed_special": report.missed_special,
+                          "rows": [{"row": r.row, "cards": [str(c) for c in r.cards], "category": r.category.label}
+                                   for r in report.rows]}
+        if player is not None:
+            score = f"{score_html(int(player['score']))} " if "score" in player else ""
+            if scored is not None and scored.get("banker") == seat["name"]:
+                score += f'<span class="ssr-badge">{name("banker", lang)}</span>'
+            st.markdown(score + show.rows_block(player["rows"], lang, foul=bool(player.get("foul")),
+                                                flagged=flagged), unsafe_allow_html=True)
+            for line in show.verdict_lines(player, lang):
+                st.markdown(line)
+        else:
+            tiles = []
+            for row in ROW_NAMES:
+                try:
+                    tiles.append(row_html(name(row, lang), parse_cards(seat[row]), flagged=flagged))
+                except InputError:
+                    tiles.append(row_html(name(row, lang), [], "?", bad=True))
+            st.markdown("".join(tiles), unsafe_allow_html=True)
+        for problem in problems:
+            st.markdown(_problem_html(problem), unsafe_allow_html=True)
 
 
 def _move_form(seats: list[Seat]) -> None:
@@ -278,7 +318,7 @@ def render() -> None:
     if BASE not in st.session_state:
         _reset_table(blank_table(4, st.session_state["seat_names"]), original=[])
     base: list[Seat] = st.session_state[BASE]
-    flagged = _show_photo_and_problems(base)
+    _show_photo(base)
 
     st.subheader("The table")
     if st.session_state.get(PHOTO) is None:
@@ -289,43 +329,35 @@ def render() -> None:
             grown = base[: int(players)] + blank_table(4, names)[len(base): int(players)]
             _reset_table(grown)
             st.rerun()
-    st.caption("Correct any card by editing its row (cards like `Ah Kd 2c`, `10h` or `♥10`); "
-               "an empty seat is left out.")
-    seats = _editor(base)
+    st.caption("Correct a card by editing its row: cards like `Ah Kd 2c`, `10h` or `♥10`. "
+               "A seat with no cards is left out.")
+    seats, slots = _seat_inputs(base)
     _move_form(seats)
-    playing = [s for s in seats if any(s[r].strip() for r in ROW_NAMES)]
+    playing = [s for s in seats if any(s[r] for r in ROW_NAMES)]
+    banker = _banker(playing) if playing else None
+    round_, errors = build_round(playing, banker) if playing else (None, [])
+    scored: dict[str, Any] | None = None
+    if round_ is not None:
+        try:
+            scored = settle(round_, choice.rules).to_json()
+        except InputError as err:
+            errors = [str(err)]
+    for seat, slot in zip(seats, slots, strict=True):
+        if any(seat[r] for r in ROW_NAMES):
+            _fill_seat(slot, seat, choice.rules, scored)
     if not playing:
         st.info("Type each player's rows, or upload a photo of the table.")
         return
-    banker = _banker(playing)
-    round_, errors = build_round(playing, banker)
-    if round_ is None:
-        for error in errors:
-            st.error(error)
-        _preview(playing, flagged)
-        return
-    try:
-        scored = settle(round_, choice.rules).to_json()
-    except InputError as err:
-        st.error(str(err))
+    for error in errors:
+        st.error(error)
+    if round_ is None or scored is None:
         return
     st.subheader("Settlement")
-    show.settlement(scored, state.language(), flagged=flagged, key="score")
+    show.totals_row({p["name"]: int(p["score"]) for p in scored["players"]})
+    st.markdown("**Pair by pair** (points the first player receives from the second)")
+    st.dataframe(show.pairs_frame(scored, state.language()), hide_index=True, width="stretch")
+    st.caption(f"Rules: {scored['rules']} ({scored['mode']}); the total is {scored['total']}")
     _save(round_, scored, seats)
-
-
-def _preview(seats: list[Seat], flagged: Mapping[str, list[str]]) -> None:
-    """The rows as typed so far (while they cannot be scored yet)."""
-    for seat in seats:
-        lines = []
-        for row in ROW_NAMES:
-            try:
-                cards = parse_cards(seat[row])
-            except InputError:
-                lines.append(row_html(name(row, state.language()), [], "?"))
-                continue
-            lines.append(row_html(name(row, state.language()), cards, flagged=flagged.get(seat["name"], ())))
-        st.markdown(f"**{seat['name']}**" + "".join(lines), unsafe_allow_html=True)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app_pages.glyphs import row_html, score_html
+from app_pages.glyphs import row_html, score_html, totals_html
 from app_pages.i18n import Language, name
 from referee.cards import parse_cards
 
@@ -39,9 +39,7 @@ def verdict_lines(player: Mapping[str, Any], lang: Language) -> list[str]:
 
 def totals_row(scores: Mapping[str, int]) -> None:
     """Each player's score, side by side (wraps on a phone)."""
-    columns = st.columns(max(1, len(scores)))
-    for column, (player, score) in zip(columns, scores.items(), strict=False):
-        column.markdown(f"**{escape(player)}**<br>{score_html(score)}", unsafe_allow_html=True)
+    st.markdown(totals_html(scores), unsafe_allow_html=True)
 
 
 def settlement(data: Mapping[str, Any], lang: Language, *, flagged: Mapping[str, Sequence[str]] | None = None,

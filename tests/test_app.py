@@ -126,11 +126,11 @@ def test_score_page_bad_upload_shows_a_message(app: AppTest, name: str, data: by
     assert any(message in e for e in texts(app, "error")), texts(app, "error")
 
 
-def inject_table(app: AppTest, seats: list[dict[str, str]]) -> None:
-    """Put a table in the editor, as the photo step would."""
+def inject_table(app: AppTest, seats: list[dict[str, str]], version: int = 100) -> None:
+    """Put a table in the editor, as the photo step would (a new version resets the inputs)."""
     app.session_state["score_seats"] = seats
     app.session_state["score_original"] = [dict(s) for s in seats]
-    app.session_state["score_version"] = 100
+    app.session_state["score_version"] = version
     app.run()
     assert not app.exception
 
@@ -139,12 +139,11 @@ def scores_shown(app: AppTest) -> dict[str, int]:
     """Player totals from the settlement's score tiles."""
     import re
 
-    out: dict[str, int] = {}
     for text in texts(app, "markdown"):
-        match = re.fullmatch(r"\*\*(.+?)\*\*<br><span class=\"ssr-score[^\"]*\">([+-]\d+)</span>", text)
-        if match:
-            out.setdefault(match.group(1), int(match.group(2)))  # the first tiles are the totals
-    return out
+        if text.startswith('<div class="ssr-totals">'):  # the first totals on the page
+            cells = re.findall(r"<b>(.+?)</b><span class=\"ssr-score[^\"]*\">([+\u22120-9]+)</span>", text)
+            return {who: int(score.replace("\u2212", "-")) for who, score in cells}
+    return {}
 
 
 def move(app: AppTest, card: str, *, seat: int, row: int) -> None:
@@ -172,6 +171,23 @@ def test_score_page_scores_and_a_correction_changes_the_totals(app: AppTest) -> 
     assert after != before
 
 
+def test_score_page_typed_correction_and_names_remembered(app: AppTest) -> None:
+    inject_table(app, [ANN, BOB])
+    before = scores_shown(app)
+    # The photo misread Bob's 3h as 3c (a card Ann doesn't hold): fix it by typing; then rename Bob.
+    app.text_input(key="seat_100_1_tail").input("Th Td Tc 2d 3c").run()
+    assert scores_shown(app) == before
+    app.text_input(key="seat_100_1_tail").input("Th Td Tc 9s 3c").run()  # a slip: Ann holds 9s
+    assert any("duplicate card 9s" in e for e in texts(app, "error"))
+    app.text_input(key="seat_100_0_middle").input("9h 9d 9c 2h Kd").run()  # Ann's 9s was really 2h
+    assert not texts(app, "error")
+    app.text_input(key="seat_100_1_name").input("Bobby").run()
+    assert not app.exception
+    after = scores_shown(app)
+    assert set(after) == {"Ann", "Bobby"} and after["Ann"] != before["Ann"]
+    assert app.session_state["seat_names"]["top"] == "Bobby"
+
+
 def test_score_page_problems_are_shown_next_to_their_card(app: AppTest) -> None:
     app.session_state["score_reading"] = {
         "seats": [], "round": None,
@@ -188,7 +204,8 @@ def test_score_page_banker_mode_and_save_needs_a_session(app: AppTest) -> None:
     assert app.selectbox(key="score_banker_100").value == "Ann"
     app.selectbox(key="score_banker_100").set_value("Bob").run()
     assert not app.exception
-    assert "Bob (庄家 banker)" in page_text(app)
+    assert "庄家 banker" in page_text(app)
+    assert list(app.dataframe[0].value["pair"]) == ["Bob v Ann"]  # banker mode: everyone against the banker
     assert any("Open or start a session" in t for t in texts(app, "info"))
 
 
@@ -220,7 +237,7 @@ def start_session(app: AppTest, players: str = "Ann, Bob") -> None:
 
 def save_round(app: AppTest, seats: list[dict[str, str]]) -> None:
     app.switch_page("app_pages/score.py").run()
-    inject_table(app, seats)
+    inject_table(app, seats, version=app.session_state["score_version"] + 1)
     app.button(key="score_save").click().run()
     app.run()
     assert not app.exception
