@@ -17,6 +17,8 @@ $(VENV)/.installed-app: pyproject.toml
 $(VENV)/.installed-test: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q -e '.[test,train]'
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
+		|| echo "chromium is not installed: the real-browser test will skip"
 	touch $@ $(VENV)/.installed-app
 
 app: $(VENV)/.installed-app
