@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Mapping
 from html import escape
@@ -278,26 +279,46 @@ def _banker(seats: list[Seat]) -> str | None:
 
 def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
     session = state.current_session()
+    players = [p.name for p in round_.players]
     if session is None:
-        st.info("Open or start a session on the History page to save rounds.")
+        st.caption("No session is open: start one here (today, these players) or on the History page.")
+        if st.button(f"Start today's session ({', '.join(players)}) and save this round", type="primary",
+                     key="score_quick_session", width="stretch"):
+            session = state.new_session(date=dt.date.today(), place="", players=players)
+            _store(session.id, round_, scored, seats)
         return
+    choice = state.current_rules()
+    if choice.toml != session.ruleset_toml:
+        st.warning(f"This session was started with {session.ruleset}; this round is scored with {choice.name} "
+                   "(the round keeps the rules it was scored with).")
     photo: Photo | None = st.session_state.get(PHOTO)
-    fingerprint = hashlib.sha256(repr((round_.to_json(), photo.data if photo else b"", session.id)).encode())
-    already = st.session_state.get(SAVED) == fingerprint.hexdigest()
+    already = st.session_state.get(SAVED) == _fingerprint(session.id, round_)
     if st.button("Save round", type="primary", disabled=already, key="score_save", width="stretch"):
-        choice = state.current_rules()
-        round_id = state.db().save_round(
-            session.id, hands=round_.to_json(), settlement=scored, ruleset=choice.name, ruleset_toml=choice.toml,
-            photo=photo.data if photo else None, photo_mime=photo.mime if photo else "image/jpeg",
-            detections=st.session_state.get(READING),
-            corrections=corrections(st.session_state.get(ORIGINAL) or [], seats))
-        st.session_state[SAVED] = fingerprint.hexdigest()
-        number = state.db().round(round_id).number
-        st.toast(f"Round {number} saved")
-        st.session_state["score_saved_number"] = number
-        st.rerun()
+        _store(session.id, round_, scored, seats)
     if already:
-        st.success(f"Saved as round {st.session_state.get('score_saved_number')} of this session.")
+        st.success(f"Saved as round {st.session_state.get('score_saved_number')} of this session"
+                   + (" with its photo." if photo else "."))
+
+
+def _fingerprint(session_id: int, round_: Round) -> str:
+    photo: Photo | None = st.session_state.get(PHOTO)
+    return hashlib.sha256(repr((round_.to_json(), photo.data if photo else b"", session_id)).encode()).hexdigest()
+
+
+def _store(session_id: int, round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
+    """One transaction: photo (once per content), what was read, the corrections, the rows, the scores."""
+    choice = state.current_rules()
+    photo: Photo | None = st.session_state.get(PHOTO)
+    round_id = state.db().save_round(
+        session_id, hands=round_.to_json(), settlement=scored, ruleset=choice.name, ruleset_toml=choice.toml,
+        photo=photo.data if photo else None, photo_mime=photo.mime if photo else "image/jpeg",
+        detections=st.session_state.get(READING),
+        corrections=corrections(st.session_state.get(ORIGINAL) or [], seats))
+    st.session_state[SAVED] = _fingerprint(session_id, round_)
+    number = state.db().round(round_id).number
+    st.toast(f"Round {number} saved")
+    st.session_state["score_saved_number"] = number
+    st.rerun()
 
 
 def render() -> None:

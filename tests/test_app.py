@@ -206,7 +206,7 @@ def test_score_page_banker_mode_and_save_needs_a_session(app: AppTest) -> None:
     assert not app.exception
     assert "庄家 banker" in page_text(app)
     assert list(app.dataframe[0].value["pair"]) == ["Bob v Ann"]  # banker mode: everyone against the banker
-    assert any("Open or start a session" in t for t in texts(app, "info"))
+    assert any("No session is open" in t for t in texts(app, "caption"))
 
 
 def test_house_rules_upload_is_validated(app: AppTest) -> None:
@@ -288,3 +288,70 @@ def test_history_export(app: AppTest, tmp_path: Path) -> None:
     assert "Ann" in db.export_csv(session.id)
     buttons = app.get("download_button")
     assert len(buttons) == 2
+
+
+def test_score_page_quick_session_saves_the_round(app: AppTest, tmp_path: Path) -> None:
+    inject_table(app, [ANN, BOB])
+    app.button(key="score_quick_session").click().run()
+    app.run()
+    assert not app.exception
+    assert any("Saved as round 1" in t for t in texts(app, "success"))
+    from referee.storage import Database
+
+    db = Database(tmp_path / "app.sqlite3")
+    (session,) = db.sessions()
+    assert session.players == ("Ann", "Bob")
+    (record,) = db.rounds(session.id)
+    assert record.scores == scores_shown(app)
+    assert record.corrections == []
+    # Saving the same round twice is not offered.
+    assert app.button(key="score_save").disabled
+
+
+def heic(width: int, height: int) -> bytes:
+    pillow_heif = pytest.importorskip("pillow_heif")
+    out = io.BytesIO()
+    pillow_heif.from_pillow(Image.new("RGB", (width, height), (30, 120, 30))).save(out, quality=70)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["jpeg", "heic"])
+def test_score_page_good_photo_is_read_or_explained(app: AppTest, kind: str) -> None:
+    """A readable photo (no cards on it): read by the detector, or a sentence saying why it can't be."""
+    data = jpeg(640, 480) if kind == "jpeg" else heic(640, 480)
+    app.file_uploader(key="score_upload").set_value((f"table.{kind}", data, f"image/{kind}")).run()
+    assert not app.exception
+    assert not texts(app, "error")
+    photo = app.session_state["score_photo"]
+    assert photo.mime == "image/jpeg" and (photo.width, photo.height) == (640, 480)
+    assert photo.converted_from == ("HEIC" if kind == "heic" else None)
+    notice = app.session_state["score_notice"] if "score_notice" in app.session_state else None  # noqa: SIM401
+    assert notice is None or "type each player's rows" in notice
+
+
+FIXTURES = ROOT / "tests" / "fixtures" / "photos"
+
+
+def _photo_fixtures() -> list[Path]:
+    return sorted(p for p in FIXTURES.glob("*.jpg") if p.with_suffix(".expected.json").exists())
+
+
+@pytest.mark.parametrize("photo", _photo_fixtures() or [None], ids=lambda p: p.stem if p else "none")
+def test_score_page_photo_fixture_exact_totals(app: AppTest, photo: Path | None) -> None:
+    """``NAME.jpg`` + ``NAME.expected.json`` (``{"rules", "banker", "totals": {seat: points}}``)."""
+    if photo is None:
+        pytest.skip(f"no photo fixtures with expected totals in {FIXTURES}")
+    vision_detector = pytest.importorskip("vision.detector", reason="the photo pipeline is not installed")
+    if not vision_detector.CardDetector.available():
+        pytest.skip("the card detector's model files are not in models/")
+    import json
+
+    expected = json.loads(photo.with_suffix(".expected.json").read_text())
+    app.session_state["seat_names"] = {s: s for s in ("bottom", "right", "top", "left")}  # players named by seat
+    app.sidebar.selectbox[0].set_value(expected.get("rules", "classic")).run()
+    app.file_uploader(key="score_upload").set_value((photo.name, photo.read_bytes(), "image/jpeg")).run(timeout=180)
+    assert not app.exception
+    if expected.get("banker"):
+        banker = next(s for s in app.selectbox if (s.key or "").startswith("score_banker_"))
+        banker.set_value(expected["banker"]).run()
+    assert scores_shown(app) == expected["totals"]
