@@ -125,7 +125,10 @@ def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], ca
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
                split: str = "train") -> Scene:
     rng = scene_rng(seed, index)
-    art = decks[int(rng.integers(0, len(decks)))]
+    families = sorted({d.family for d in decks})            # a family first, then one of its decks,
+    family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
+    in_family = [d for d in decks if d.family == family]
+    art = in_family[int(rng.integers(0, len(in_family)))]
 
     # --- the deal and the layout -----------------------------------------------------------
     n_players = int(rng.choice([2, 3, 4], p=[0.25, 0.3, 0.45]))
