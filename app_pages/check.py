@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages import show, state
+from app_pages import reader, show, state
 from app_pages.glyphs import card_text, cards_html, row_html
 from app_pages.i18n import name
 from app_pages.images import ACCEPTED_TYPES, load_photo
@@ -58,9 +58,7 @@ def _from_photo() -> str:
     except InputError as err:
         st.error(str(err))
         return ""
-    from app_pages.score import photo_detector
-
-    detector = photo_detector()
+    detector = reader.detector()
     if isinstance(detector, str):
         st.info(detector.replace("type each player's rows below", "type the cards instead"))
         return ""

@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from app_pages import show, state
+from app_pages import reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import name
 from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
@@ -49,33 +49,13 @@ def _reset_table(seats: list[Seat], *, original: list[Seat] | None = None) -> No
     st.session_state[VERSION] = int(st.session_state.get(VERSION, 0)) + 1
 
 
-@st.cache_resource(show_spinner="Loading the card detector…")
-def _detector() -> Any:
-    from vision.detector import CardDetector
-
-    return CardDetector().detect
-
-
-def photo_detector() -> Any:
-    """The card detector, loaded once per server; or why there is none (a sentence for the page)."""
-    try:
-        from vision.detector import CardDetector
-        from vision.pipeline import read_photo  # noqa: F401
-    except ImportError as err:
-        return f"The photo reader is not installed in this copy ({err.name}): type each player's rows below."
-    if not CardDetector.available():
-        return ("The card detector's model files are not installed (models/), so the cards were not read: "
-                "type each player's rows below.")
-    return _detector()
-
-
 def _read_photo(photo: Photo) -> None:
     """Run the photo pipeline (when installed) and load its seats into the editor."""
     st.session_state[PHOTO] = photo
     st.session_state[READING] = None
     st.session_state[ANNOTATED] = None
     st.session_state["score_unassigned"] = []
-    detector = photo_detector()
+    detector = reader.detector()
     if isinstance(detector, str):
         st.session_state["score_notice"] = detector
         _reset_table(blank_table(4, st.session_state["seat_names"]), original=[])

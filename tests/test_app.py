@@ -355,3 +355,52 @@ def test_score_page_photo_fixture_exact_totals(app: AppTest, photo: Path | None)
         banker = next(s for s in app.selectbox if (s.key or "").startswith("score_banker_"))
         banker.set_value(expected["banker"]).run()
     assert scores_shown(app) == expected["totals"]
+
+
+def test_score_page_reads_a_photo_then_a_correction_changes_the_totals(
+        app: AppTest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The whole photo flow with the real pipeline (layout, problems, annotation) and a stand-in
+    detector that 'sees' two laid-out hands, one card of them with low confidence."""
+    pytest.importorskip("vision.pipeline")
+    from dataclasses import replace
+
+    import test_layout
+
+    from app_pages import reader
+    from referee import load_ruleset
+    from referee.round import Round
+    from referee.settle import settle
+    from vision.types import Detections
+
+    cards = test_layout.table(["bottom", "top"])
+    cards[3] = replace(cards[3], confidence=0.3)  # bottom's first middle card, 6s
+    monkeypatch.setattr(reader, "detector", lambda: lambda image: Detections(width=1000, height=1000,
+                                                                             cards=tuple(cards)))
+    app.session_state["seat_names"] = {"bottom": "Ann", "top": "Bob"}
+    app.file_uploader(key="score_upload").set_value(("table.jpg", jpeg(1000, 1000), "image/jpeg")).run()
+    assert not app.exception
+    assert not texts(app, "error")
+    hands = {"Ann": test_layout.HANDS["bottom"], "Bob": test_layout.HANDS["top"]}
+    expected = settle(Round.from_json({"players": [
+        {"name": n, **dict(zip(("head", "middle", "tail"), (r.strip() for r in h.split("|")), strict=True))}
+        for n, h in hands.items()]}), load_ruleset("classic"))
+    assert scores_shown(app) == {p.name: p.score for p in expected.players}
+    assert app.session_state["score_annotated"].shape == (1000, 1000, 3)  # the annotated photo, shown
+    flagged = [t for t in texts(app, "markdown") if "ssr-flag" in t and "6s" in t]
+    assert flagged, "the low-confidence card is outlined where it lies"
+    # Correct the reading: the photo put Bob's 2d in his middle; it belongs in Ann's tail... and Ann's
+    # 4d in Bob's middle (a swap made of two moves).
+    move(app, "2d", seat=0, row=2)
+    move(app, "4d", seat=1, row=1)
+    assert not app.exception and not texts(app, "error")
+    corrected = scores_shown(app)
+    assert corrected and corrected != {p.name: p.score for p in expected.players}
+    app.button(key="score_quick_session").click().run()
+    app.run()
+    from referee.storage import Database
+
+    db = Database(tmp_path / "app.sqlite3")
+    (record,) = db.rounds(db.sessions()[0].id)
+    assert record.photo_sha256 is not None and record.detections is not None
+    assert {c["field"] for c in record.corrections} == {"middle", "tail"}
+    assert record.scores == corrected
