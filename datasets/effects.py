@@ -57,8 +57,8 @@ def glare(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Genera
 
 def white_balance_gains(rng: np.random.Generator) -> tuple[float, float, float]:
     """Per-channel (B, G, R) gains of a colour temperature and tint shift."""
-    temp = rng.normal(0, 0.08)
-    tint = rng.normal(0, 0.03)
+    temp = rng.normal(0, 0.05)
+    tint = rng.normal(0, 0.02)
     return 1 - temp, 1 + tint, 1 + temp
 
 
@@ -80,10 +80,10 @@ def blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
 
 def depth_of_field(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     """Close-up shots focus on one band; the far (top) or near (bottom) side goes soft."""
-    if rng.random() > 0.3:
+    if rng.random() > 0.25:
         return img
     h, w = img.shape[:2]
-    soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(1.5, 3.5) * max(h, w) / 1600)
+    soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 2.2) * max(h, w) / 1600)
     focus = rng.uniform(0.35, 0.75)
     ramp = np.abs(np.linspace(0, 1, h, dtype=np.float32) - focus)
     ramp = np.clip((ramp - 0.15) / 0.35, 0, 1)[:, None, None]
@@ -96,7 +96,7 @@ def resolution_loss(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]
     if rng.random() > 0.25:
         return img
     h, w = img.shape[:2]
-    f = rng.uniform(0.45, 0.8)
+    f = rng.uniform(0.55, 0.85)
     small = cv2.resize(img, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.cards import ROW_NAMES
+from referee.hand import analyse
 from referee.round import Round
 from referee.settle import settle
 
@@ -123,7 +124,7 @@ def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], ca
 
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
-               split: str = "train") -> Scene:
+               split: str = "train", effects: bool = True) -> Scene:
     rng = scene_rng(seed, index)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -245,7 +246,6 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
                             "row": pose.row, "position": pose.position, "corners": np.round(corners, 2).tolist(),
                             "index": boxes})
 
-    image = finish(canvas.image, canvas.idmap >= 0, rng)
 
     order = sorted(range(n_players), key=lambda i: SEATS.index(seats[i]))
     round_json: dict[str, Any] = {"players": [
@@ -253,7 +253,6 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
                                                                                    strict=True)}}
         for i in order]}
     round_json["banker"] = seats[order[int(rng.integers(0, n_players))]]
-    from referee.hand import analyse
     players_truth = []
     for i in order:
         report = analyse(hands[i].rows, rules())
@@ -272,4 +271,9 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
         "scores_classic": {p: settlement.score_of(p) for p in (pl["name"] for pl in round_json["players"])},
         "cards": cards_truth, "distractors": distractors,
     }
+    # the camera's look comes last, so it draws nothing that the ground truth depends on
+    if effects:
+        image = finish(canvas.image, canvas.idmap >= 0, rng)
+    else:   # the composed scene before the camera's look (for tests and debugging)
+        image = np.clip(canvas.image, 0, 255).astype(np.uint8)
     return Scene(image=image, truth=truth)

@@ -92,20 +92,22 @@ def _index_ink_share(image: np.ndarray, box: list[float]) -> float:
         return 0.0
     gray = patch.mean(axis=2)
     chroma = patch.max(axis=2) - patch.min(axis=2)
-    return float(((gray < 0.6 * np.percentile(gray, 95)) | (chroma > 60)).mean())
+    paper = np.percentile(gray, 95)
+    return float(((gray < min(0.6 * paper, paper - 35)) | (chroma > np.median(chroma) + 45)).mean())
 
 
-def _labels_on_indices(scene_image: np.ndarray, truth: dict[str, Any]) -> None:
+def _labels_on_indices(scene_image: np.ndarray, truth: dict[str, Any], min_side: float = 6,
+                       share: float = 0.97) -> None:
+    """Visible index boxes hold ink (all but a few when blur, glare and noise are on)."""
     shares = []
     for card in truth["cards"]:
         for index in card["index"]:
             x0, y0, x1, y1 = index["box"]
-            if index["visible"] and min(x1 - x0, y1 - y0) >= 10:   # smaller ones may be blurred away
+            if index["visible"] and min(x1 - x0, y1 - y0) >= min_side:
                 shares.append(_index_ink_share(scene_image, index["box"]))
     assert shares, "no visible index"
     shares_a = np.array(shares)
-    # nearly every visible index box holds ink (glare or blur may wash out one or two)
-    assert (shares_a > 0.02).mean() > 0.85, shares_a
+    assert (shares_a > 0.03).mean() >= share, np.sort(shares_a)
 
 
 def test_procedural_scene_ground_truth(proc_deck: CardArt) -> None:
@@ -114,7 +116,10 @@ def test_procedural_scene_ground_truth(proc_deck: CardArt) -> None:
         truth = scene.truth
         assert scene.image.shape == (truth["height"], truth["width"], 3)
         _check_truth(truth)
-        _labels_on_indices(scene.image, truth)
+        clean = make_scene(7, index, [proc_deck], [], SIZE, effects=False)
+        assert clean.truth == truth                     # the camera's look does not move anything
+        _labels_on_indices(clean.image, truth)
+        _labels_on_indices(scene.image, truth, min_side=12, share=0.8)
         lines = yolo_lines(truth)
         assert lines
         for line in lines:
@@ -216,7 +221,7 @@ def test_splits_use_their_own_families() -> None:
 def test_real_deck_scene() -> None:
     decks = split_decks("test")
     for index in range(2):
-        scene = make_scene(3, index, decks, [], 960, "test")
+        scene = make_scene(3, index, decks, [], 960, "test", effects=False)
         assert scene.truth["family"] in families_by_split()["test"]
         _check_truth(scene.truth)
         _labels_on_indices(scene.image, scene.truth)
