@@ -34,3 +34,4 @@ test: lint
 bench: $(VENV)/.installed-test
 	$(PY) benchmarks/bench_evaluator.py
 	$(PY) benchmarks/bench_settle.py
+	$(PY) benchmarks/bench_solver.py
