@@ -1,0 +1,249 @@
+"""Find the cards in a photo: index detector (ONNX) + index classifier (ONNX), no torch.
+
+Stage 1 finds corner-index regions (one class) in overlapping 640 px tiles of the
+photo resized so its long side is at most ``work_side`` (indices then measure about
+15-70 px, the training range), plus one whole-image pass for photos whose indices are
+large. Stage 2 classifies a square crop of each found index (taken from the
+full-resolution photo) in its four quarter turns; the best turn gives the identity
+and the index's orientation; the reject class ``zz_bg`` and low scores drop clutter.
+Finally the (up to two) indices of one identity are joined into one card.
+
+>>> CardDetector.available() in (True, False)
+True
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import os
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import Card
+
+from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms, outline_from_index
+from .types import Box, CardDetection, Detections
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DET_MODEL = "index_det.onnx"
+CLS_MODEL = "index_cls.onnx"
+
+F32 = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """One classified corner index."""
+
+    box: Box
+    det_score: float
+    card: str
+    cls_prob: float
+    glyph_up: float
+
+    @property
+    def score(self) -> float:
+        return math.sqrt(self.det_score * self.cls_prob)
+
+
+def _session(path: Path, threads: int) -> Any:
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    import onnxruntime as ort
+
+    if not path.exists():
+        raise FileNotFoundError(f"model file {path} is missing (train it with python -m vision.train)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _names(session: Any) -> list[str]:
+    meta = session.get_modelmeta().custom_metadata_map
+    raw = meta.get("names")
+    if raw:
+        names = ast.literal_eval(raw)
+        return [str(names[i]) for i in sorted(names)]
+    return sorted([str(Card.parse(c)) for c in _all_cards()] + [BG_CLASS])
+
+
+def _all_cards() -> list[str]:
+    from referee.cards import DECK
+
+    return [str(c) for c in DECK]
+
+
+class CardDetector:
+    """The two ONNX models and the glue between them. Build once (``get_detector()`` caches)."""
+
+    def __init__(self, models: Path = MODELS, *, det_conf: float = 0.25, cls_conf: float = 0.45,
+                 work_side: int = 1600, tile: int = 640, threads: int = 2) -> None:
+        self.det = _session(models / DET_MODEL, threads)
+        self.cls = _session(models / CLS_MODEL, threads)
+        self.names = _names(self.cls)
+        self.bg = self.names.index(BG_CLASS) if BG_CLASS in self.names else -1
+        self.det_conf = det_conf
+        self.cls_conf = cls_conf
+        self.work_side = work_side
+        self.tile = tile
+        self._det_input = self.det.get_inputs()[0].name
+        self._cls_input = self.cls.get_inputs()[0].name
+
+    @staticmethod
+    def available(models: Path = MODELS) -> bool:
+        return (models / DET_MODEL).exists() and (models / CLS_MODEL).exists()
+
+    # ------------------------------------------------------------------ stage 1
+    def _run_det(self, image: npt.NDArray[np.uint8], min_side: float) -> tuple[F32, F32]:
+        """Run stage 1 on a whole image (padded to a multiple of 32): boxes (n, 4) in its pixels, scores."""
+        h, w = image.shape[:2]
+        ph, pw = -(-h // 32) * 32, -(-w // 32) * 32
+        pad = np.full((ph, pw, 3), 114, np.uint8)
+        pad[:h, :w] = image
+        x = pad[None, ..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        out = np.asarray(self.det.run(None, {self._det_input: np.ascontiguousarray(x)})[0], np.float32)
+        p = out[0].T  # (anchors, 5): cx, cy, w, h, score
+        p = p[p[:, 4] >= self.det_conf]
+        if min_side:
+            p = p[np.maximum(p[:, 2], p[:, 3]) >= min_side]
+        boxes = np.stack([p[:, 0] - p[:, 2] / 2, p[:, 1] - p[:, 3] / 2, p[:, 0] + p[:, 2] / 2,
+                          p[:, 1] + p[:, 3] / 2], axis=1)
+        return boxes.astype(np.float32), p[:, 4].astype(np.float32)
+
+    def find_indices(self, image: npt.NDArray[np.uint8]) -> tuple[F32, F32]:
+        """Index boxes (n, 4) in image pixels and their scores (n,).
+
+        Pass 1: the photo resized to a long side of at most ``work_side`` (the training
+        scale: indices ~15-70 px), in one fully-convolutional run (the same as tiling it,
+        without the overlap). Pass 2, for photos larger than ``tile``: the whole photo at
+        ``tile`` px, keeping only large boxes (indices too big for pass 1's receptive field).
+        """
+        h, w = image.shape[:2]
+        f = min(1.0, self.work_side / max(h, w))
+        work = _resize(image, f)
+        b1, s1 = self._run_det(work, 0.0)
+        parts = [(b1 / f, s1)]
+        if max(work.shape[:2]) > 1.5 * self.tile:
+            g = self.tile / max(work.shape[:2])
+            small = _resize(work, g)
+            b2, s2 = self._run_det(small, 0.1 * self.tile)
+            parts.append((b2 / (f * g), s2))
+        allb = np.concatenate([p[0] for p in parts]).astype(np.float32)
+        alls = np.concatenate([p[1] for p in parts]).astype(np.float32)
+        keep = nms(allb, alls, 0.45)
+        allb = allb[keep]
+        allb[:, [0, 2]] = allb[:, [0, 2]].clip(0, w)
+        allb[:, [1, 3]] = allb[:, [1, 3]].clip(0, h)
+        return allb, alls[keep]
+
+    # ------------------------------------------------------------------ stage 2
+    def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:
+        if len(boxes) == 0:
+            return []
+        crops: list[npt.NDArray[np.uint8]] = []
+        for b in boxes:
+            crop = crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+            crops.extend(np.rot90(crop, k) for k in range(4))
+        x = np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        probs = np.asarray(self.cls.run(None, {self._cls_input: np.ascontiguousarray(x)})[0], np.float32)
+        probs = probs.reshape(len(boxes), 4, -1)
+        hits: list[IndexHit] = []
+        for b, s, p in zip(boxes, scores, probs, strict=True):
+            cards = p.copy()
+            if self.bg >= 0:
+                cards[:, self.bg] = -1
+            k, c = (int(v) for v in np.unravel_index(int(np.argmax(cards)), cards.shape))
+            prob = float(cards[k, c])
+            if prob < self.cls_conf or (self.bg >= 0 and p[k, self.bg] > prob):
+                continue
+            box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+            hits.append(IndexHit(box=box, det_score=float(s), card=self.names[c], cls_prob=prob,
+                                 glyph_up=float(90 * k % 360)))
+        return hits
+
+    # ------------------------------------------------------------------ cards
+    @staticmethod
+    def join(hits: list[IndexHit]) -> list[CardDetection]:
+        """One detection per physical card: an identity's indices become one card when they lie within
+        about a card's diagonal of its best index; farther ones stay separate cards (a duplicate the
+        referee reports)."""
+        by_card: dict[str, list[IndexHit]] = {}
+        for hit in sorted(hits, key=lambda h: -h.score):
+            by_card.setdefault(hit.card, []).append(hit)
+        cards: list[CardDetection] = []
+        for name, group in by_card.items():
+            while group:
+                first = group.pop(0)
+                o1 = outline_from_index(first.box, first.glyph_up)
+                reach = 1.4 * math.dist(o1[0], o1[2])
+                near = [h for h in group if math.dist(_centre(first.box), _centre(h.box)) <= reach]
+                for h in near:
+                    group.remove(h)
+                # the same index found twice (overlapping boxes) counts once; keep the best two distinct
+                members = [first]
+                for h in near:
+                    if len(members) < 2 and all(_overlap(h.box, m.box) < 0.5 for m in members):
+                        members.append(h)
+                outline = o1
+                if len(members) == 2:
+                    o2 = outline_from_index(members[1].box, members[1].glyph_up)
+                    outline = tuple(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                                    for a, b in zip(o1, o2[2:] + o2[:2], strict=True))
+                ib = tuple(m.box for m in members)
+                box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
+                conf = 1.0 - math.prod(1.0 - m.score for m in members)
+                cards.append(CardDetection(card=Card.parse(name), confidence=conf, box=box, index_boxes=ib,
+                                           outline=(outline[0], outline[1], outline[2], outline[3]),
+                                           up=first.glyph_up))
+        cards.sort(key=lambda c: (c.box[1], c.box[0]))
+        return cards
+
+    def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
+        t0 = time.perf_counter()
+        boxes, scores = self.find_indices(image)
+        t1 = time.perf_counter()
+        hits = self.classify(image, boxes, scores)
+        t2 = time.perf_counter()
+        cards = self.join(hits)
+        t3 = time.perf_counter()
+        h, w = image.shape[:2]
+        timing = {"index_detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "join": (t3 - t2) * 1e3,
+                  "total": (t3 - t0) * 1e3}
+        return Detections(width=w, height=h, cards=tuple(cards), timing_ms=timing)
+
+
+def _resize(image: npt.NDArray[np.uint8], f: float) -> npt.NDArray[np.uint8]:
+    if f >= 1:
+        return image
+    h, w = image.shape[:2]
+    return np.asarray(cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection over the smaller box's area."""
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return iw * ih / small if small > 0 else 0.0
+
+
+def _centre(b: Box) -> tuple[float, float]:
+    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+@cache
+def get_detector(models: Path = MODELS) -> CardDetector:
+    """The shared detector (models loaded once per process)."""
+    return CardDetector(models)
+
+
+__all__ = ["CROP_SIZE", "CardDetector", "IndexHit", "get_detector"]

@@ -1,0 +1,215 @@
+"""Measure the card detector: synthetic test families, real photos, latency.
+
+    python -m vision.evaluate                       # everything below, printed
+    python -m vision.evaluate --synthetic 100 --no-real --no-latency
+
+* Synthetic scenes from the TEST design families (never used in training), generated
+  on demand under ``datasets/generated/detector/scenes_test``: card-level precision and
+  recall, overall, per player count and per camera-tilt bucket. A detection is a true
+  positive when the photo holds that card and the detection's index box lies on it.
+* Real photos ``shared/realcards/edje`` (test split only): whole-card recall (a card is
+  found when a detection's index box centre lies inside its labelled box) and rank
+  accuracy on 9..A (the best detection inside the box has the labelled rank).
+* Latency for a 12 MP photo (a test scene upscaled to 4000 x 3000), per stage,
+  median of 10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .detector import MODELS, CardDetector
+from .image_io import read_image
+from .types import Detections
+
+ROOT = Path(__file__).resolve().parent.parent
+SYN = ROOT / "datasets" / "generated" / "detector" / "scenes_test"
+EDJE = ROOT.parent / "shared" / "realcards" / "edje"
+RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+TILT_BUCKETS = ((0, 10), (10, 20), (20, 30), (30, 90))
+
+
+def _inside(pt: tuple[float, float], poly: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(poly.astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def ensure_test_scenes(n: int, seed: int, out: Path = SYN) -> list[Path]:
+    truth = out / "truth" / "test"
+    have = len(list(truth.glob("*.json"))) if truth.exists() else 0
+    if have < n:
+        subprocess.run([sys.executable, "-m", "datasets.synth", "--n", str(n - have), "--start", str(have),
+                        "--out", str(out), "--seed", str(seed), "--split", "test"], check=True, cwd=ROOT)
+    return sorted(truth.glob("*.json"))[:n]
+
+
+def score_scene(truth: dict[str, Any], found: Detections) -> tuple[int, int, int, int, list[str]]:
+    """(true positives, detections, cards with a visible index, cards found among them), mistakes."""
+    cards = {c["card"]: c for c in truth["cards"]}
+    tp = 0
+    mistakes = []
+    hit: set[str] = set()
+    for det in found.cards:
+        name = str(det.card)
+        c = cards.get(name)
+        ok = False
+        if c is not None:
+            poly = np.asarray(c["corners"])
+            ok = any(_inside(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), poly) for b in det.index_boxes)
+        if ok and name not in hit:
+            tp += 1
+            hit.add(name)
+        else:
+            mistakes.append(f"false {name} at {[round(v) for v in det.box]}")
+    visible = [c for c in truth["cards"] if any(ix["visible"] for ix in c["index"])]
+    found_visible = sum(1 for c in visible if c["card"] in hit)
+    for c in visible:
+        if c["card"] not in hit:
+            mistakes.append(f"missed {c['card']}")
+    return tp, len(found.cards), len(visible), found_visible, mistakes
+
+
+def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool = False) -> dict[str, Any]:
+    groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    all_cards = 0
+    for f in ensure_test_scenes(n, seed):
+        truth = json.loads(f.read_text())
+        image = cv2.imread(str(f.parent.parent.parent / truth["image"]))
+        found = detector.detect(image)
+        tp, nd, nv, fv, mistakes = score_scene(truth, found)
+        all_cards += len(truth["cards"])
+        players = len(truth["round"]["players"])
+        tilt = truth["camera"]["tilt_deg"]
+        bucket = next(f"tilt {a}-{b}" for a, b in TILT_BUCKETS if a <= tilt < b)
+        for key in ("all", f"{players} players", bucket):
+            g = groups[key]
+            g[0] += tp
+            g[1] += nd
+            g[2] += nv
+            g[3] += fv
+        if verbose and mistakes:
+            print(f"  {f.stem}: {', '.join(mistakes[:8])}", file=sys.stderr)
+    table = {}
+    for key, (tp, nd, nv, fv) in sorted(groups.items()):
+        table[key] = {"precision": tp / nd if nd else 1.0, "recall": fv / nv if nv else 1.0, "detections": nd,
+                      "cards": nv}
+    return {"scenes": n, "cards_total": all_cards, "groups": table}
+
+
+def edje_items(split: str = "test") -> list[tuple[Path, list[tuple[str, tuple[float, float, float, float]]]]]:
+    items = []
+    for xml in sorted((EDJE / "images" / split).glob("*.xml")):
+        root = ET.parse(xml).getroot()
+        fn = root.findtext("filename") or ""
+        img = xml.with_name(fn) if (xml.with_name(fn)).exists() else next(
+            p for p in xml.parent.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+        boxes = []
+        for obj in root.iter("object"):
+            b = obj.find("bndbox")
+            assert b is not None
+            boxes.append((RANKS[obj.findtext("name") or ""],
+                          tuple(float(b.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))))
+        items.append((img, boxes))  # type: ignore[arg-type]
+    return items
+
+
+def evaluate_edje(detector: CardDetector, verbose: bool = False) -> dict[str, Any]:
+    cards = found = rank_ok = extra = 0
+    for img, boxes in edje_items():
+        det = detector.detect(read_image(img))
+        used = set()
+        for rank, (x1, y1, x2, y2) in boxes:
+            cards += 1
+            inside = [d for d in det.cards
+                      if any(x1 <= (b[0] + b[2]) / 2 <= x2 and y1 <= (b[1] + b[3]) / 2 <= y2 for b in d.index_boxes)]
+            if not inside:
+                if verbose:
+                    print(f"  {img.name}: missed {rank}", file=sys.stderr)
+                continue
+            found += 1
+            best = max(inside, key=lambda d: d.confidence)
+            used.update(id(d) for d in inside)
+            if str(best.card)[:-1] == rank:
+                rank_ok += 1
+            elif verbose:
+                print(f"  {img.name}: {rank} read as {best.card}", file=sys.stderr)
+        extra += sum(1 for d in det.cards if id(d) not in used)
+    return {"images": len(edje_items()), "cards": cards, "recall": found / cards if cards else 0.0,
+            "rank_accuracy": rank_ok / found if found else 0.0, "rank_accuracy_of_all": rank_ok / cards if cards else 0,
+            "detections_outside_cards": extra}
+
+
+def latency(detector: CardDetector, runs: int = 10) -> dict[str, float]:
+    files = ensure_test_scenes(1, 13)
+    truth = json.loads(files[0].read_text())
+    image = cv2.imread(str(files[0].parent.parent.parent / truth["image"]))
+    big = cv2.resize(image, (4000, 3000) if image.shape[1] >= image.shape[0] else (3000, 4000),
+                     interpolation=cv2.INTER_CUBIC)
+    ok, jpg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    data = jpg.tobytes()
+    detector.detect(big)  # warm-up
+    stages: dict[str, list[float]] = defaultdict(list)
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        img = read_image(data)
+        stages["decode"].append((time.perf_counter() - t0) * 1e3)
+        d = detector.detect(img)
+        for k, v in d.timing_ms.items():
+            stages[k].append(v)
+        stages["end_to_end"].append((time.perf_counter() - t0) * 1e3)
+    return {k: statistics.median(v) for k, v in stages.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", type=Path, default=MODELS)
+    ap.add_argument("--synthetic", type=int, default=80, help="test-family scenes (0 = skip)")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--json", type=Path, help="also write the numbers here")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every mistake")
+    args = ap.parse_args(argv)
+    detector = CardDetector(args.models)
+    report: dict[str, Any] = {}
+    if args.synthetic:
+        t0 = time.perf_counter()
+        syn = evaluate_synthetic(detector, args.synthetic, args.seed, args.verbose)
+        report["synthetic"] = syn
+        print(f"synthetic test families: {syn['scenes']} scenes ({time.perf_counter() - t0:.0f} s)")
+        print(f"  {'group':14s} {'precision':>9s} {'recall':>8s} {'dets':>6s} {'cards':>6s}")
+        for key, g in syn["groups"].items():
+            print(f"  {key:14s} {g['precision']:9.4f} {g['recall']:8.4f} {g['detections']:6d} {g['cards']:6d}")
+    if not args.no_real:
+        if (EDJE / "images" / "test").exists():
+            real = evaluate_edje(detector, args.verbose)
+            report["edje_test"] = real
+            print(f"real photos (edje test): {real['images']} images, {real['cards']} cards: "
+                  f"whole-card recall {real['recall']:.4f}, rank accuracy 9..A {real['rank_accuracy']:.4f} "
+                  f"(of all cards {real['rank_accuracy_of_all']:.4f}), "
+                  f"{real['detections_outside_cards']} detections outside labelled cards")
+        else:
+            print(f"real photos: {EDJE} not found, skipped")
+    if not args.no_latency:
+        lat = latency(detector)
+        report["latency_ms_12mp"] = lat
+        print("latency, 12 MP photo, median of 10 (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in lat.items()))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

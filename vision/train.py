@@ -1,0 +1,527 @@
+"""Train the two-stage card detector and export it to ONNX in ``models/``.
+
+    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md)
+    python -m vision.train --resume             # go on after an interruption
+    python -m vision.train --scenes 8 --det-epochs 1 --cls-epochs 1 --out /tmp/x  # smoke run
+
+Steps (each one skipped when its output exists, so a rerun resumes):
+
+1. ``datasets.synth`` scenes (train families; val families for validation) under
+   ``<work>/scenes``.
+2. Stage-1 data: ``<work>/tiles`` - square tiles of the scenes at random scales with
+   one YOLO box per visible corner index (a single class ``index``).
+3. Stage-2 data: ``<work>/crops`` - square crops of every visible index turned to the
+   nearest upright quarter turn (52 classes), plus background crops and upside-down
+   indices (class ``zz_bg``, the reject class).
+4. Train both with ultralytics from the model YAMLs (no downloaded weights), each with
+   a time budget; ``--resume`` continues ``last.pt``.
+5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
+
+Needs the ``train`` extra (torch + ultralytics); the runtime does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.cards import DECK
+
+from .tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright_turns
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+DET_TILE = 256
+DET_EXPORT = 640
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def offline_env(work: Path) -> None:
+    """The settings that keep ultralytics and onnxruntime off the network (shared/reference/ML-STACK.md)."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+    cfg = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(work / "yolo-config")))
+    font = cfg / "Ultralytics" / "Arial.ttf"
+    if not font.exists():
+        font.parent.mkdir(parents=True, exist_ok=True)
+        for cand in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",):
+            if Path(cand).exists():
+                shutil.copy(cand, font)
+
+
+# --------------------------------------------------------------------------- scenes
+
+def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
+                  size: int = 1600) -> None:
+    have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
+    if have >= n:
+        log(f"scenes/{split}: {have} present")
+        return
+    log(f"scenes/{split}: generating {n - have} (from {have})")
+    cmd = [sys.executable, "-m", "datasets.synth", "--n", str(n - have), "--start", str(have), "--out", str(scenes),
+           "--seed", str(seed), "--split", split, "--workers", str(workers), "--size", str(size)]
+    if test_deck:
+        cmd.append("--test-deck")
+    subprocess.run(cmd, check=True, cwd=ROOT)
+
+
+def scene_items(scenes: Path, split: str, limit: int | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    files = sorted((scenes / "truth" / split).glob("*.json"))[:limit]
+    out = []
+    for f in files:
+        truth = json.loads(f.read_text())
+        out.append((scenes / truth["image"], truth))
+    return out
+
+
+# --------------------------------------------------------------------------- stage 1 data
+
+def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, limit: int | None = None,
+                tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5)) -> int:
+    """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class)."""
+    img_dir, lab_dir = out / "images" / split, out / "labels" / split
+    done = out / f".done_{split}"
+    if done.exists():
+        return int(done.read_text())
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lab_dir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    count = 0
+    items = scene_items(scenes, split, limit)
+    for n, (path, truth) in enumerate(items):
+        image = cv2.imread(str(path))
+        if image is None:
+            continue
+        boxes = np.array([ix["box"] for c in truth["cards"] for ix in c["index"] if ix["visible"]],
+                         dtype=np.float64).reshape(-1, 4)
+        h, w = image.shape[:2]
+        for k in range(per_scene):
+            s = math.exp(rng.uniform(math.log(scale_range[0]), math.log(scale_range[1])))
+            side = tile / s
+            if len(boxes) and rng.random() < 0.8:
+                b = boxes[rng.integers(len(boxes))]
+                cx = (b[0] + b[2]) / 2 + rng.uniform(-0.45, 0.45) * side
+                cy = (b[1] + b[3]) / 2 + rng.uniform(-0.45, 0.45) * side
+            else:
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            x0, y0 = cx - side / 2, cy - side / 2
+            m = np.array([[s, 0, -s * x0], [0, s, -s * y0]])
+            interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+            crop = cv2.warpAffine(image, m, (tile, tile), flags=interp, borderMode=cv2.BORDER_CONSTANT,
+                                  borderValue=(114, 114, 114))
+            lines = []
+            for b in boxes:
+                tb = (b - [x0, y0, x0, y0]) * s
+                cb = np.clip(tb, 0, tile)
+                area = (tb[2] - tb[0]) * (tb[3] - tb[1])
+                carea = max(cb[2] - cb[0], 0) * max(cb[3] - cb[1], 0)
+                if area <= 0 or carea < 0.55 * area or min(cb[2] - cb[0], cb[3] - cb[1]) < 3:
+                    continue
+                lines.append(f"0 {(cb[0] + cb[2]) / 2 / tile:.6f} {(cb[1] + cb[3]) / 2 / tile:.6f} "
+                             f"{(cb[2] - cb[0]) / tile:.6f} {(cb[3] - cb[1]) / tile:.6f}")
+            name = f"{path.stem}_t{k}"
+            cv2.imwrite(str(img_dir / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (lab_dir / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
+            count += 1
+        if (n + 1) % 50 == 0 or n + 1 == len(items):
+            log(f"tiles/{split}: {n + 1}/{len(items)} scenes, {count} tiles")
+    (out / "data.yaml").write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
+    done.write_text(str(count))
+    return count
+
+
+# --------------------------------------------------------------------------- stage 2 data
+
+def class_dirs(out: Path, split: str) -> dict[str, Path]:
+    names = [str(c) for c in DECK] + [BG_CLASS]
+    dirs = {n: out / split / n for n in names}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None, bg_per_scene: int = 12,
+                flip_bg: float = 0.08) -> int:
+    """Upright-turned crops of every visible index (52 classes) and background crops (``zz_bg``)."""
+    done = out / f".done_{split}"
+    if done.exists():
+        return int(done.read_text())
+    dirs = class_dirs(out, split)
+    rng = np.random.default_rng(seed)
+    count = 0
+    items = scene_items(scenes, split, limit)
+    for n, (path, truth) in enumerate(items):
+        image = cv2.imread(str(path))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        centres, sizes = [], []
+        for c in truth["cards"]:
+            for j, ix in enumerate(c["index"]):
+                x1, y1, x2, y2 = ix["box"]
+                q = np.asarray(ix["quad"])
+                centres.append(q.mean(axis=0))
+                sizes.append(max(q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()))
+                if not ix["visible"]:
+                    continue
+                jit = (rng.normal(0, 0.04), rng.normal(0, 0.04), rng.uniform(0.9, 1.15))
+                crop = crop_square(image, (x1, y1, x2, y2), jitter=jit)
+                k = upright_turns(glyph_up_from_quad(ix["quad"], ix["corner"]))
+                up = np.ascontiguousarray(np.rot90(crop, k))
+                name = f"{path.stem}_{c['card']}{j}.jpg"
+                cv2.imwrite(str(dirs[c["card"]] / name), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                count += 1
+                if rng.random() < flip_bg:  # upside down is not a card: teaches 6/9 and the turn choice
+                    cv2.imwrite(str(dirs[BG_CLASS] / f"r{name}"), np.ascontiguousarray(np.rot90(up, 2)))
+                    count += 1
+        if not sizes:
+            continue
+        cen = np.array(centres)
+        card_quads = [np.asarray(c["corners"]) for c in truth["cards"]]
+        others = [np.asarray(d["corners"]) for d in truth.get("distractors", []) if "corners" in d]
+        made = tries = 0
+        while made < bg_per_scene and tries < bg_per_scene * 20:
+            tries += 1
+            size = float(sizes[rng.integers(len(sizes))]) * rng.uniform(0.7, 1.6)
+            r = rng.random()
+            if r < 0.45 and card_quads:      # somewhere on a card face (pips, court art, edges)
+                q = card_quads[rng.integers(len(card_quads))]
+                a, b = rng.random(2)
+                p = (1 - a) * ((1 - b) * q[0] + b * q[3]) + a * ((1 - b) * q[1] + b * q[2])
+            elif r < 0.65 and others:        # chips, backs, coins, phones
+                q = others[rng.integers(len(others))]
+                p = q.mean(axis=0) + rng.normal(0, 0.25, 2) * (q.max(axis=0) - q.min(axis=0))
+            else:
+                p = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+            d = np.linalg.norm(cen - p, axis=1)
+            if np.any(d < 0.8 * (np.array(sizes) + size) / 2 + 2):
+                continue
+            box = (p[0] - size / 2, p[1] - size / 3, p[0] + size / 2, p[1] + size / 3)
+            crop = np.ascontiguousarray(np.rot90(crop_square(image, box), int(rng.integers(4))))
+            cv2.imwrite(str(dirs[BG_CLASS] / f"{path.stem}_bg{made}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            made += 1
+            count += 1
+        if (n + 1) % 50 == 0 or n + 1 == len(items):
+            log(f"crops/{split}: {n + 1}/{len(items)} scenes, {count} crops")
+    for name, d in dirs.items():  # tiny runs: the image-folder loader refuses an empty class
+        if not any(d.iterdir()):
+            twin = next((out / "train" / name).glob("*.jpg"), None)
+            if twin is not None:
+                shutil.copy(twin, d / twin.name)
+            else:
+                cv2.imwrite(str(d / "blank.jpg"), np.full((CROP_SIZE, CROP_SIZE, 3), 128, np.uint8))
+    done.write_text(str(count))
+    return count
+
+
+# --------------------------------------------------------------------------- training
+
+THREADS = [2]
+
+
+def _yolo() -> Any:
+    import ultralytics.utils.torch_utils as tu
+    from ultralytics import YOLO
+
+    tu.NUM_THREADS = THREADS[0]
+    import torch
+
+    torch.set_num_threads(THREADS[0])
+    return YOLO
+
+
+def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float | None, imgsz: int, batch: int,
+                resume: bool, extra: dict[str, Any]) -> Path:
+    """Train one stage; returns best.pt (or last.pt). Resumes from ``last.pt`` when asked."""
+    YOLO = _yolo()
+    run = project / kind
+    last = run / "weights" / "last.pt"
+    best = run / "weights" / "best.pt"
+    finished = run / ".finished"
+    if finished.exists():
+        log(f"{kind}: already trained ({best})")
+        return best if best.exists() else last
+    if resume and last.exists():
+        log(f"{kind}: resuming {last}")
+        try:
+            YOLO(str(last)).train(resume=True)
+        except Exception as err:  # e.g. "nothing to resume": training had finished
+            log(f"{kind}: resume ended with {err!r}")
+    else:
+        if run.exists():
+            shutil.rmtree(run)
+        yaml = "yolo11n.yaml" if kind == "det" else "yolo11n-cls.yaml"
+        model = YOLO(yaml)
+        args: dict[str, Any] = dict(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
+                                    workers=1, project=str(project), name=kind, exist_ok=True, pretrained=False,
+                                    amp=False, plots=False, verbose=False, patience=100, seed=0, deterministic=False)
+        if hours:
+            args["time"] = hours
+        args.update(extra)
+        model.train(**args)
+    finished.write_text("ok")
+    return best if best.exists() else last
+
+
+def _load_crops(root: Path, names: list[str]) -> tuple[Any, Any]:
+    import torch
+
+    xs, ys = [], []
+    for i, name in enumerate(names):
+        for f in sorted((root / name).glob("*.jpg")):
+            img = cv2.imread(str(f))
+            if img is None:
+                continue
+            if img.shape[:2] != (CROP_SIZE, CROP_SIZE):
+                img = cv2.resize(img, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
+            xs.append(img[..., ::-1].transpose(2, 0, 1))  # RGB, CHW: what the ONNX model takes
+            ys.append(i)
+    return torch.from_numpy(np.ascontiguousarray(np.stack(xs))), torch.tensor(ys)
+
+
+def _augment(x: Any, gen: Any) -> Any:
+    """Batch augmentation on tensors (float 0..1, NCHW): small affine, blur, colour, noise."""
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(24)
+    sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.25
+    tx, ty = ((torch.rand(2, n, generator=gen) - 0.5) * 0.16)
+    cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
+    theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    blur = torch.rand(n, generator=gen) < 0.3
+    if blur.any():
+        f = float(0.35 + 0.4 * torch.rand(1, generator=gen))
+        small = F.interpolate(x[blur], scale_factor=f, mode="bilinear", align_corners=False)
+        x[blur] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
+    gain = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.3          # white balance
+    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.8
+    bright = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.4
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * contrast + mean + bright
+    x = x * gain
+    gray = torch.rand(n, generator=gen) < 0.1
+    if gray.any():
+        x[gray] = x[gray].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    x = x + torch.randn(x.shape, generator=gen) * float(0.03 * torch.rand(1, generator=gen))
+    return x.clamp(0, 1)
+
+
+def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
+                     batch: int = 256, lr: float = 2e-3) -> Path:
+    """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
+
+    Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
+    ~10 s per batch of 128 at 64 px while the model's forward+backward took 0.5 s.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    _yolo()
+    from ultralytics.nn.tasks import ClassificationModel
+
+    names = sorted(p.name for p in (crops / "train").iterdir() if p.is_dir())
+    run.mkdir(parents=True, exist_ok=True)
+    last, best, finished = run / "last.pt", run / "best.pt", run / ".finished"
+    if finished.exists():
+        log(f"cls: already trained ({best})")
+        return best
+    t_load = time.time()
+    xtr, ytr = _load_crops(crops / "train", names)
+    xva, yva = _load_crops(crops / "val", names)
+    log(f"cls: {len(xtr)} train / {len(xva)} val crops, {len(names)} classes, loaded in {time.time() - t_load:.0f}s")
+    torch.manual_seed(0)
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = max(1, len(xtr) // batch)
+    state: dict[str, Any] = {"epoch": 0, "best": -1.0, "elapsed": 0.0, "history": []}
+    if resume and last.exists():
+        ck = torch.load(last, weights_only=False)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        state = ck["state"]
+        log(f"cls: resuming after epoch {state['epoch']}")
+    budget = hours * 3600 if hours else None
+    total_epochs = epochs
+    gen = torch.Generator().manual_seed(1234 + state["epoch"])
+    while state["epoch"] < total_epochs:
+        t0 = time.time()
+        model.train()
+        perm = torch.randperm(len(xtr), generator=gen)
+        seen = correct = 0
+        loss_sum = 0.0
+        for step in range(steps_per_epoch):
+            done = (state["epoch"] * steps_per_epoch + step) / (total_epochs * steps_per_epoch)
+            for g in opt.param_groups:  # linear warm-up over 3% then cosine
+                g["lr"] = lr * min(1.0, done / 0.03 + 0.02) * (0.5 * (1 + math.cos(math.pi * min(done, 1.0))) + 0.02)
+            idx = perm[step * batch:(step + 1) * batch]
+            x = _augment(xtr[idx].float() / 255.0, gen)
+            y = ytr[idx]
+            out = model(x)
+            loss = F.cross_entropy(out, y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            seen += len(y)
+            correct += int((out.argmax(1) == y).sum())
+            loss_sum += float(loss.detach()) * len(y)
+            if step % 20 == 0 or step == steps_per_epoch - 1:
+                el = state["elapsed"] + time.time() - t0
+                print(f"\r  cls epoch {state['epoch'] + 1}/{total_epochs} step {step + 1}/{steps_per_epoch} "
+                      f"loss {loss_sum / seen:.3f} acc {correct / seen:.3f} elapsed {el / 60:.1f} min",
+                      end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        model.eval()
+        with torch.no_grad():
+            pred = torch.cat([model(xva[i:i + 512].float() / 255.0)[0].argmax(1) for i in range(0, len(xva), 512)])
+        acc = float((pred == yva).float().mean())
+        state["epoch"] += 1
+        state["elapsed"] += time.time() - t0
+        state["history"].append({"epoch": state["epoch"], "train_loss": loss_sum / seen, "val_top1": acc,
+                                 "minutes": state["elapsed"] / 60})
+        log(f"cls: epoch {state['epoch']}: val top1 {acc:.4f} ({state['elapsed'] / 60:.1f} min)")
+        if acc > state["best"]:
+            state["best"] = acc
+            torch.save({"model": model.state_dict(), "names": names, "state": state}, best)
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "names": names, "state": state}, last)
+        if budget and state["epoch"] == 1 and total_epochs > 1:
+            per_epoch = state["elapsed"]
+            fit = max(1, int(budget // per_epoch))
+            if fit < total_epochs:
+                total_epochs = fit
+                log(f"cls: {per_epoch / 60:.1f} min per epoch; {fit} epochs fit the {hours} h budget")
+                ck = torch.load(last, weights_only=False)
+                ck["state"] = state
+                torch.save(ck, last)
+        if budget and state["elapsed"] > budget:
+            break
+    (run / "history.json").write_text(json.dumps(state["history"], indent=1))
+    finished.write_text("ok")
+    return best
+
+
+def export_classifier(weights: Path, models: Path) -> Path:
+    """ONNX: input ``images`` (N, 3, 64, 64) RGB 0..1, output softmax (N, classes); names in the metadata."""
+    import onnx
+    import torch
+
+    _yolo()
+    from ultralytics.nn.tasks import ClassificationModel
+
+    ck = torch.load(weights, weights_only=False)
+    names = ck["names"]
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
+    model.load_state_dict(ck["model"])
+    model.eval()
+    model.model[-1].export = True  # Classify head: softmax probabilities only
+    models.mkdir(parents=True, exist_ok=True)
+    dest = models / "index_cls.onnx"
+    tmp = dest.with_suffix(".tmp.onnx")
+    torch.onnx.export(model, (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),), str(tmp), input_names=["images"],
+                      output_names=["output0"], dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}},
+                      opset_version=17, dynamo=False)
+    m = onnx.load(str(tmp))
+    meta = m.metadata_props.add()
+    meta.key, meta.value = "names", repr(dict(enumerate(names)))
+    meta = m.metadata_props.add()
+    meta.key, meta.value = "imgsz", repr([CROP_SIZE, CROP_SIZE])
+    onnx.save(m, str(dest))
+    tmp.unlink()
+    log(f"exported {weights} -> {dest} ({dest.stat().st_size / 1e6:.1f} MB)")
+    return dest
+
+
+def export(weights: Path, kind: str, imgsz: int, models: Path) -> Path:
+    YOLO = _yolo()
+    out = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
+    models.mkdir(parents=True, exist_ok=True)
+    dest = models / ("index_det.onnx" if kind == "det" else "index_cls.onnx")
+    shutil.copy(out, dest)
+    log(f"exported {weights} -> {dest} ({dest.stat().st_size / 1e6:.1f} MB)")
+    return dest
+
+
+# --------------------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=ROOT / "datasets" / "generated" / "detector",
+                    help="work folder: scenes, tiles, crops, runs (git-ignored)")
+    ap.add_argument("--scenes", type=int, default=700, help="training scenes (train families)")
+    ap.add_argument("--val-scenes", type=int, default=60, help="validation scenes (val families)")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--size", type=int, default=1600, help="scene long side in px (datasets.synth --size)")
+    ap.add_argument("--tiles-per-scene", type=int, default=4)
+    ap.add_argument("--det-epochs", type=int, default=12)
+    ap.add_argument("--det-hours", type=float, default=0.9, help="time budget for stage 1 (0 = use epochs)")
+    ap.add_argument("--cls-epochs", type=int, default=8)
+    ap.add_argument("--cls-hours", type=float, default=0.35, help="time budget for stage 2 (0 = use epochs)")
+    ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
+    ap.add_argument("--stages", default="cls,det", help="which stages to train, in order")
+    ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
+    ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (1 is faster on a busy machine)")
+    ap.add_argument("--export-only", action="store_true", help="export the current best.pt files and stop")
+    args = ap.parse_args(argv)
+
+    work: Path = args.out
+    THREADS[0] = args.threads
+    work.mkdir(parents=True, exist_ok=True)
+    offline_env(work)
+    scenes, tiles_dir, crops_dir, runs = work / "scenes", work / "tiles", work / "crops", work / "runs"
+    stages = [s.strip() for s in args.stages.split(",") if s.strip()]
+    t0 = time.time()
+    if args.export_only:
+        for kind in stages:
+            if kind == "cls":
+                export_classifier(runs / "cls" / "best.pt", args.models)
+                continue
+            w = runs / kind / "weights"
+            pt = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
+            export(pt, kind, DET_EXPORT, args.models)
+        return 0
+
+    ensure_scenes(scenes, "train", args.scenes, args.seed, args.test_deck, args.workers, args.size)
+    ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
+    for kind in stages:
+        if kind == "det":
+            log(f"tiles: {build_tiles(scenes, 'train', tiles_dir, args.tiles_per_scene, args.seed, args.scenes)} train")
+            log(f"tiles: {build_tiles(scenes, 'val', tiles_dir, 2, args.seed + 1, args.val_scenes)} val")
+            best = train_stage("det", tiles_dir / "data.yaml", runs, args.det_epochs, args.det_hours or None,
+                               DET_TILE, 16, args.resume,
+                               dict(cache=True, close_mosaic=1, degrees=0.0, fliplr=0.5, scale=0.3, mosaic=1.0,
+                                    hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.002,
+                                    warmup_epochs=0.5))
+            export(best, "det", DET_EXPORT, args.models)
+        elif kind == "cls":
+            log(f"crops: {build_crops(scenes, 'train', crops_dir, args.seed, args.scenes)} train")
+            log(f"crops: {build_crops(scenes, 'val', crops_dir, args.seed + 1, args.val_scenes)} val")
+            best = train_classifier(crops_dir, runs / "cls", args.cls_epochs, args.cls_hours or None, args.resume)
+            export_classifier(best, args.models)
+        else:
+            raise SystemExit(f"unknown stage {kind!r}")
+    log(f"done in {(time.time() - t0) / 60:.1f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
