@@ -8,6 +8,7 @@ import streamlit as st
 
 from app_pages import state
 
+st.set_option("client.toolbarMode", "minimal")  # no developer menu or "Deploy" button at the card table
 st.set_page_config(page_title="十三水 referee", page_icon="🂡", layout="centered",
                    initial_sidebar_state="auto")
 state.init()

@@ -8,7 +8,7 @@ import streamlit as st
 
 from app_pages import reader, show, state
 from app_pages.glyphs import card_text, cards_html, row_html
-from app_pages.i18n import name
+from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, load_photo
 from referee.cards import DECK, ROW_NAMES, ROW_SIZES, Card, format_cards, parse_arrangement, parse_cards
 from referee.errors import InputError
@@ -56,7 +56,7 @@ def _from_photo() -> str:
     try:
         photo = load_photo(upload.getvalue())
     except InputError as err:
-        st.error(str(err))
+        st.error(sentence(str(err)))
         return ""
     detector = reader.detector()
     if isinstance(detector, str):
@@ -69,7 +69,7 @@ def _from_photo() -> str:
             reading = read_photo(photo.data, state.current_rules().rules, force=True,
                                  min_confidence=state.min_confidence(), detector=detector).to_json()
     except InputError as err:
-        st.error(str(err))
+        st.error(sentence(str(err)))
         return ""
     except Exception as err:  # a broken model must not show a traceback
         st.error(f"The photo reader failed: {type(err).__name__}: {err}")
@@ -93,7 +93,7 @@ def _show_solver(text: str, rules: Ruleset, toml: str) -> None:
     try:
         result = _solve(text, toml)
     except InputError as err:
-        st.error(str(err))
+        st.error(sentence(str(err)))
         return
     lang = state.language()
     st.markdown(f"{len(result.cards)} cards: " + cards_html(result.cards), unsafe_allow_html=True)
@@ -139,7 +139,7 @@ def render() -> None:
         try:
             cards = parse_cards(text)
         except InputError as err:
-            st.error(str(err))
+            st.error(sentence(str(err)))
             return
         if len(cards) != 13:
             st.error(f"Enter 13 cards (got {len(cards)}), or three rows split by |")
@@ -149,7 +149,7 @@ def render() -> None:
     try:
         rows = parse_arrangement(text)
     except InputError as err:
-        st.error(str(err))
+        st.error(sentence(str(err)))
         return
     lang = state.language()
     report = analyse(rows, choice.rules)

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app_pages import show, state
+from app_pages.i18n import sentence
 from app_pages.images import to_rgb
 from app_pages.table import build_round, seat_entry
 from referee.errors import InputError
@@ -102,13 +103,13 @@ def _edit_round(record: RoundRecord) -> None:
     round_, errors = build_round(seats, banker)
     if round_ is None:
         for error in errors:
-            st.error(error)
+            st.error(sentence(error))
         return
     try:
         rules = state.rules_from_text(record.ruleset_toml, f"round {record.number} rules")
         scored = settle(round_, rules).to_json()
     except InputError as err:
-        st.error(str(err))
+        st.error(sentence(str(err)))
         return
     before = [seat_entry("", p["name"], p["head"], p["middle"], p["tail"]) for p in players]
     changes = [{"seat": b["name"], "field": f, "from": b[f], "to": " ".join(a[f].split()), "after_save": "yes"}

@@ -48,6 +48,15 @@ _EN: dict[str, str] = {
 }
 
 
+def sentence(text: str) -> str:
+    """A message for the page: the referee's errors start in lower case (they follow "error: ").
+
+    >>> sentence("the file is empty")
+    'The file is empty'
+    """
+    return text[:1].upper() + text[1:]
+
+
 def name(key: str, language: Language) -> str:
     """A key (row, category, special, seat) in the chosen language."""
     english = _EN.get(key, key.replace("_", " ") if key in _ZH else key)

@@ -12,7 +12,7 @@ import streamlit as st
 
 from app_pages import reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
-from app_pages.i18n import name
+from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
 from app_pages.table import (
     Seat,
@@ -312,7 +312,7 @@ def render() -> None:
         return
     _photo_input()
     if st.session_state.get("score_error"):
-        st.error(st.session_state["score_error"])
+        st.error(sentence(st.session_state["score_error"]))
     if st.session_state.get("score_notice"):
         st.info(st.session_state["score_notice"])
 
@@ -322,14 +322,15 @@ def render() -> None:
     _show_photo(base)
 
     st.subheader("The table")
-    if st.session_state.get(PHOTO) is None:
-        players = st.segmented_control("Players", [2, 3, 4], default=len(base),
-                                       key=f"score_players_{st.session_state.get(VERSION, 0)}")
-        if players is not None and int(players) != len(base):
-            names = st.session_state["seat_names"]
-            grown = base[: int(players)] + blank_table(4, names)[len(base): int(players)]
-            _reset_table(grown)
-            st.rerun()
+    players = st.segmented_control("Players", [2, 3, 4], default=len(base) if 2 <= len(base) <= 4 else None,
+                                   key=f"score_players_{st.session_state.get(VERSION, 0)}",
+                                   help="Add a seat the photo missed, or leave seats out")
+    if players is not None and int(players) != len(base):
+        names = st.session_state["seat_names"]
+        taken = {s["seat"] for s in base}
+        spare = [s for s in blank_table(4, names) if s["seat"] not in taken]
+        _reset_table(base[: int(players)] + spare[: max(0, int(players) - len(base))])
+        st.rerun()
     st.caption("Correct a card by editing its row: cards like `Ah Kd 2c`, `10h` or `♥10`. "
                "A seat with no cards is left out.")
     seats, slots = _seat_inputs(base)
@@ -350,7 +351,7 @@ def render() -> None:
         st.info("Type each player's rows, or upload a photo of the table.")
         return
     for error in errors:
-        st.error(error)
+        st.error(sentence(error))
     if round_ is None or scored is None:
         return
     st.subheader("Settlement")

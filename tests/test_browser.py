@@ -9,6 +9,7 @@ detector's model files, it uploads the photo and checks the totals on the page.
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import socket
@@ -150,7 +151,8 @@ def test_pages_render_and_screenshots(server: str, browser: Any, viewport: str) 
     _shot(page, f"score-{viewport}")
 
     # Type a two-player table in and check the totals the page shows.
-    page.locator("[data-testid='stButtonGroup'] button").first.click()  # players: 2
+    page.locator("[data-testid='stButtonGroup'] button").filter(has_text=re.compile(r"^\s*2\s*$")).click()
+    page.get_by_text("Player (上 top)").wait_for(state="detached")  # two seats left
     _settle(page)
     inputs = page.locator("[data-testid='stTextInputField']")
     for i, text in enumerate(("Ann", "Qs Qh Qd", "9h 9d 9c 9s Kd", "2s 3s 4s 5s 6s",
