@@ -4,10 +4,12 @@ edit or delete a round (totals follow), export a session as CSV or JSON."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 
 import pandas as pd
 import streamlit as st
+from PIL import Image
 
 from app_pages import show, state
 from app_pages.i18n import sentence
@@ -121,15 +123,29 @@ def _edit_round(record: RoundRecord) -> None:
     st.rerun()
 
 
+@st.cache_data(show_spinner=False, max_entries=128)
+def _preview(location: str, digest: str) -> bytes | None:
+    """A photo scaled for the page, as JPEG (collapsed rounds are drawn too, so keep it cheap)."""
+    stored = state.db().photo(digest)
+    if stored is None:
+        return None
+    try:
+        image = Image.fromarray(to_rgb(stored[0], max_side=1200))
+    except Exception:  # a photo that no longer decodes must not hide the round
+        return None
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=85)
+    return out.getvalue()
+
+
 def _round(record: RoundRecord) -> None:
     with st.expander(_round_title(record)):
         if record.photo_sha256:
-            stored = state.db().photo(record.photo_sha256)
-            if stored is not None:
-                try:
-                    st.image(to_rgb(stored[0]), width="stretch")
-                except Exception:  # a photo that no longer decodes must not hide the round
-                    st.caption("(the photo could not be shown)")
+            preview = _preview(state.db().location, record.photo_sha256)
+            if preview is not None:
+                st.image(preview, width="stretch")
+            else:
+                st.caption("(the photo could not be shown)")
         show.settlement(record.settlement, state.language(), key=f"round_{record.id}")
         if record.corrections:
             st.caption(f"{len(record.corrections)} correction(s) before or after scoring")

@@ -404,3 +404,8 @@ def test_score_page_reads_a_photo_then_a_correction_changes_the_totals(
     assert record.photo_sha256 is not None and record.detections is not None
     assert {c["field"] for c in record.corrections} == {"middle", "tail"}
     assert record.scores == corrected
+    # The history shows the round with its photo.
+    app.switch_page("app_pages/history.py").run()
+    assert not app.exception
+    assert scores_shown(app) == corrected
+    assert any(e.label.startswith("Round 1 ·") for e in app.expander)
