@@ -30,6 +30,7 @@ CSS = """
 .ssr-cat.ssr-bad { color: #c62828; font-weight: 600; }
 .ssr-badge { display: inline-block; margin-left: .5rem; padding: .05rem .45rem; border-radius: .6rem;
   background: #fde7b0; color: #6d4c00; font-size: .85rem; vertical-align: super; }
+.ssr-stop { color: #c62828; font-weight: 700; } .ssr-warn { color: #e65100; font-weight: 700; }
 .ssr-empty { color: #9aa0a6; font-style: italic; }
 .ssr-score { font: 700 1.6rem/1.2 system-ui, sans-serif; }
 .ssr-score.ssr-pos { color: #2e7d32; } .ssr-score.ssr-neg { color: #c62828; }

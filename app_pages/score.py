@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+import numpy as np
 import streamlit as st
+from PIL import Image
 
 from app_pages import reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
@@ -82,7 +84,9 @@ def _read_photo(photo: Photo) -> None:
     try:
         from vision.annotate import draw
 
-        st.session_state[ANNOTATED] = draw(reading)[:, :, ::-1]
+        annotated = Image.fromarray(np.ascontiguousarray(draw(reading)[:, :, ::-1]))
+        annotated.thumbnail((1600, 1600))  # what the page shows; the full photo is kept in PHOTO
+        st.session_state[ANNOTATED] = np.asarray(annotated)
     except ImportError:
         pass
     seats, notes = seats_from_reading(data, st.session_state["seat_names"], choice.rules)
@@ -99,6 +103,11 @@ def _photo_input() -> None:
         camera = st.camera_input("Photograph the table from above", key="score_camera")
     source = upload if upload is not None else camera
     if source is None:
+        if st.session_state.get("score_digest"):  # the photo was removed: keep the rows, drop the photo
+            for key in ("score_digest", "score_error", "score_notice", "score_notes"):
+                st.session_state.pop(key, None)
+            for key in (PHOTO, READING, ANNOTATED):
+                st.session_state[key] = None
         return
     data = source.getvalue()
     digest = hashlib.sha256(data).hexdigest()
@@ -133,7 +142,7 @@ def _problem_html(problem: Mapping[str, Any]) -> str:
             tile = cards_html(parse_cards(card), flagged=[card]) + " "
         except InputError:
             tile = f"<code>{escape(str(card))}</code> "
-    icon = "⛔" if problem.get("blocking", True) else "⚠️"
+    icon = '<span class="ssr-stop">✖</span>' if problem.get("blocking", True) else '<span class="ssr-warn">⚠</span>'
     return f'<div class="ssr-row">{icon} {tile}{escape(str(problem.get("message", "")))}</div>'
 
 
@@ -278,6 +287,18 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
     if already:
         st.success(f"Saved as round {st.session_state.get('score_saved_number')} of this session"
                    + (" with its photo." if photo else "."))
+        if st.button("Next round: clear the table", key="score_next", width="stretch"):
+            _clear_round(len(seats))
+            st.rerun()
+
+
+def _clear_round(players: int) -> None:
+    """Empty rows for the next deal; the names stay."""
+    for key in (PHOTO, READING, ANNOTATED):
+        st.session_state[key] = None
+    for key in ("score_digest", "score_error", "score_notice", "score_notes", "score_upload", "score_camera"):
+        st.session_state.pop(key, None)
+    _reset_table(blank_table(max(2, min(players, 4)), st.session_state["seat_names"]), original=[])
 
 
 def _fingerprint(session_id: int, round_: Round) -> str:

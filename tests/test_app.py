@@ -304,8 +304,12 @@ def test_score_page_quick_session_saves_the_round(app: AppTest, tmp_path: Path) 
     (record,) = db.rounds(session.id)
     assert record.scores == scores_shown(app)
     assert record.corrections == []
-    # Saving the same round twice is not offered.
+    # Saving the same round twice is not offered; the next round starts from an empty table, same names.
     assert app.button(key="score_save").disabled
+    app.button(key="score_next").click().run()
+    assert not app.exception
+    assert [s["name"] for s in app.session_state["score_seats"]] == ["Ann", "Bob"]
+    assert all(not s["head"] for s in app.session_state["score_seats"])
 
 
 def heic(width: int, height: int) -> bytes:
@@ -327,6 +331,10 @@ def test_score_page_good_photo_is_read_or_explained(app: AppTest, kind: str) -> 
     assert photo.converted_from == ("HEIC" if kind == "heic" else None)
     notice = app.session_state["score_notice"] if "score_notice" in app.session_state else None  # noqa: SIM401
     assert notice is None or "type each player's rows" in notice
+    # Removing the photo keeps the rows but not the photo.
+    app.file_uploader(key="score_upload").set_value(None).run()
+    assert not app.exception
+    assert app.session_state["score_photo"] is None
 
 
 FIXTURES = ROOT / "tests" / "fixtures" / "photos"
