@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import streamlit as st
@@ -49,19 +50,15 @@ def _picked() -> str:
     return " | ".join(format_cards(r) for r in rows)
 
 
-def _from_photo() -> str:
-    upload = st.file_uploader("Photo of one hand (13 cards in three rows)", type=ACCEPTED_TYPES, key="check_photo")
-    if upload is None:
-        return str(st.session_state.get("check_photo_text", ""))
+def _read_hand(data: bytes) -> tuple[str, str, str]:
+    """(cards read as text, message level, message) for a photo of one hand."""
     try:
-        photo = load_photo(upload.getvalue())
+        photo = load_photo(data)
     except InputError as err:
-        st.error(sentence(str(err)))
-        return ""
+        return "", "error", sentence(str(err))
     detector = reader.detector()
     if isinstance(detector, str):
-        st.info(detector.replace("type each player's rows below", "type the cards instead"))
-        return ""
+        return "", "info", detector.replace("type each player's rows below", "type the cards instead")
     from vision.pipeline import read_photo
 
     try:
@@ -69,23 +66,36 @@ def _from_photo() -> str:
             reading = read_photo(photo.data, state.current_rules().rules, force=True,
                                  min_confidence=state.min_confidence(), detector=detector).to_json()
     except InputError as err:
-        st.error(sentence(str(err)))
-        return ""
+        return "", "error", sentence(str(err))
     except Exception as err:  # a broken model must not show a traceback
-        st.error(f"The photo reader failed: {type(err).__name__}: {err}")
-        return ""
+        return "", "error", f"The photo reader failed: {type(err).__name__}: {err}"
     seats = [s for s in reading.get("seats", []) if len(s.get("cards") or []) == 13]
     if not seats:
-        st.warning("No hand of 13 cards was found in this photo.")
-        return ""
+        return "", "warning", "No hand of 13 cards was found in this photo."
     seat = seats[0]
     if seat.get("head") is None:
-        text = " ".join(seat["cards"])
-    else:
-        text = " | ".join(" ".join(seat[r]) for r in ROW_NAMES)
-    st.session_state["check_photo_text"] = text
-    st.caption(f"Read: `{text}`")
-    return text
+        return " ".join(seat["cards"]), "", ""
+    return " | ".join(" ".join(seat[r]) for r in ROW_NAMES), "", ""
+
+
+def _from_photo() -> str:
+    """A photo of one hand, read once per photo, into a text box the user can correct."""
+    upload = st.file_uploader("Photo of one hand (13 cards in three rows)", type=ACCEPTED_TYPES, key="check_photo")
+    if upload is not None:
+        data = upload.getvalue()
+        digest = hashlib.sha256(data).hexdigest()
+        if st.session_state.get("check_photo_digest") != digest:
+            st.session_state["check_photo_digest"] = digest
+            st.session_state["check_photo_result"] = _read_hand(data)
+            st.session_state.pop("check_photo_text", None)
+        text, level, message = st.session_state["check_photo_result"]
+        if message:
+            {"error": st.error, "warning": st.warning}.get(level, st.info)(message)
+        if text and "check_photo_text" not in st.session_state:
+            st.session_state["check_photo_text"] = text
+    if "check_photo_text" not in st.session_state:
+        return ""
+    return str(st.text_input("Read from the photo (correct any card)", key="check_photo_text"))
 
 
 def _show_solver(text: str, rules: Ruleset, toml: str) -> None:

@@ -417,3 +417,31 @@ def test_score_page_reads_a_photo_then_a_correction_changes_the_totals(
     assert not app.exception
     assert scores_shown(app) == corrected
     assert any(e.label.startswith("Round 1 ·") for e in app.expander)
+
+
+def test_check_page_from_a_photo_of_one_hand(app: AppTest, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("vision.pipeline")
+    import test_layout
+
+    from app_pages import reader
+    from vision.types import Detections
+
+    calls: list[int] = []
+
+    def detect(image: object) -> Detections:
+        calls.append(1)
+        return Detections(width=1000, height=1000, cards=tuple(test_layout.table(["bottom"])))
+
+    monkeypatch.setattr(reader, "detector", lambda: detect)
+    app.switch_page("app_pages/check.py").run()
+    app.segmented_control(key="check_how").set_value("Photo").run()
+    app.file_uploader(key="check_photo").set_value(("hand.jpg", jpeg(1000, 1000), "image/jpeg")).run()
+    assert not app.exception
+    assert app.text_input(key="check_photo_text").value == test_layout.HANDS["bottom"]
+    assert any("Not fouled" in t for t in texts(app, "success"))
+    # Correct a card by hand: the photo is not read again.
+    app.text_input(key="check_photo_text").input("Ah Ad 2c | Kh Kd 3c 4s 5s | 9s 9h 9d 7c 8c").run()
+    assert any("beats middle" in e for e in texts(app, "error"))
+    assert len(calls) == 1
+    app.file_uploader(key="check_photo").set_value(("bad.jpg", b"nope", "image/jpeg")).run()
+    assert any("not an image" in e for e in texts(app, "error"))
