@@ -20,9 +20,9 @@ from pathlib import Path
 
 from referee.cards import DECK, Card
 
-from .art_cache import cache_root, cards_dir, read_meta, save_deck, textures_dir
+from .art_cache import available_decks, cache_root, cards_dir, read_meta, save_deck, textures_dir
 from .art_render import Image, cut_sheet, normalise_sizes, render_svg, trim
-from .decks import DECKS, DEFAULT_TIERS, DeckSpec, deck_by_name, families_by_split
+from .decks import DECKS, DEFAULT_TIERS, DeckSpec, deck_by_name, decks_for_split, families_by_split
 from .index_box import deck_index_boxes
 from .textures import export_textures
 
@@ -146,8 +146,12 @@ def setup(root: Path, tiers: tuple[str, ...], width: int, force: bool, only: set
         done += 1
     n_tex = export_textures(textures_dir(root))
     print(f"{done} decks ready in {out} ({failed} failed or missing); {n_tex} textures", file=sys.stderr)
+    ready = set(available_decks(root))
     for split, fams in families_by_split(tiers).items():
-        print(f"  {split:5s}: {', '.join(fams)}", file=sys.stderr)
+        have = sorted({d.family for d in decks_for_split(split, tiers) if d.name in ready})
+        missing = sorted(set(fams) - set(have))
+        print(f"  {split:5s}: {', '.join(have)}" + (f"  (not rendered: {', '.join(missing)})" if missing else ""),
+              file=sys.stderr)
     return 0 if done else 1
 
 
