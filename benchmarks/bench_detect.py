@@ -18,9 +18,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.detector import CardDetector  # noqa: E402
-from vision.evaluate import ensure_test_scenes  # noqa: E402
-from vision.image_io import read_image  # noqa: E402
+from vision.detector import CardDetector
+from vision.evaluate import ensure_test_scenes
+from vision.image_io import read_image
 
 
 def main() -> int:
@@ -32,9 +32,9 @@ def main() -> int:
         data = args.image.read_bytes()
     else:
         scene = ensure_test_scenes(1, 13)[0]
-        img = cv2.imread(str(scene.parent.parent.parent / "images" / "test" / (scene.stem + ".jpg")))
+        img = read_image(scene.parent.parent.parent / "images" / "test" / (scene.stem + ".jpg"))
         size = (4000, 3000) if img.shape[1] >= img.shape[0] else (3000, 4000)
-        ok, jpg = cv2.imencode(".jpg", cv2.resize(img, size, interpolation=cv2.INTER_CUBIC),
+        _ok, jpg = cv2.imencode(".jpg", cv2.resize(img, size, interpolation=cv2.INTER_CUBIC),
                                [cv2.IMWRITE_JPEG_QUALITY, 90])
         data = jpg.tobytes()
     t0 = time.perf_counter()
@@ -54,8 +54,9 @@ def main() -> int:
         cards = len(found.cards)
     h, w = image.shape[:2]
     print(f"{w} x {h} px, {cards} cards found; model load {load_ms:.0f} ms")
-    for k, v in stages.items():
-        print(f"  {k:14s} median {statistics.median(v):7.1f} ms   min {min(v):7.1f}   max {max(v):7.1f}")
+    for name, times in stages.items():
+        print(f"  {name:14s} median {statistics.median(times):7.1f} ms   min {min(times):7.1f}   "
+              f"max {max(times):7.1f}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import struct
@@ -20,6 +21,7 @@ from vision.tiles import crop_square, glyph_up_from_quad, outline_from_index, ti
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "detect"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text()) if (FIXTURES / "expected.json").exists() else {}
+CLI = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
 needs_model = pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed yet")
 
 
@@ -29,7 +31,7 @@ def test_tile_origins_cover() -> None:
     for length in (300, 640, 641, 1600, 4000):
         xs = tile_origins(length, 640, 160)
         assert xs[0] == 0 and xs[-1] + 640 >= length
-        assert all(b - a <= 640 - 160 for a, b in zip(xs, xs[1:], strict=False))
+        assert all(b - a <= 640 - 160 for a, b in itertools.pairwise(xs))
 
 
 def test_glyph_up_and_turns() -> None:
@@ -81,8 +83,8 @@ def test_fixture_real_ranks(name: str) -> None:
 def test_detect_cli_json(tmp_path: Path) -> None:
     name = sorted(k for k, v in EXPECTED.items() if v["kind"] == "synthetic")[0]
     out = tmp_path / "a.jpg"
-    r = subprocess.run([sys.executable, "-m", "referee.cli", "detect", str(FIXTURES / name), "--json",
-                        "--annotate", str(out)], capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run([*CLI, "detect", str(FIXTURES / name), "--json", "--annotate", str(out)],
+                       capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert set(data) == {"image", "cards", "timing_ms"}
@@ -120,14 +122,13 @@ def test_bad_images_exit_2(kind: str, tmp_path: Path) -> None:
     elif kind == "truncated":
         import cv2
 
-        ok, jpg = cv2.imencode(".jpg", np.full((200, 300, 3), 128, np.uint8))
+        _ok, jpg = cv2.imencode(".jpg", np.full((200, 300, 3), 128, np.uint8))
         path.write_bytes(jpg.tobytes()[:400])
     elif kind == "text":
         path.write_text("this is not a photo\n")
     else:
         path.write_bytes(_huge_png())
-    r = subprocess.run([sys.executable, "-m", "referee.cli", "detect", str(path)], capture_output=True, text=True,
-                       cwd=ROOT)
+    r = subprocess.run([*CLI, "detect", str(path)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert r.stdout == ""

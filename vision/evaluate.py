@@ -85,8 +85,7 @@ def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool 
     all_cards = 0
     for f in ensure_test_scenes(n, seed):
         truth = json.loads(f.read_text())
-        image = cv2.imread(str(f.parent.parent.parent / truth["image"]))
-        found = detector.detect(image)
+        found = detector.detect(read_image(f.parent.parent.parent / truth["image"]))
         tp, nd, nv, fv, mistakes = score_scene(truth, found)
         all_cards += len(truth["cards"])
         players = len(truth["round"]["players"])
@@ -114,13 +113,13 @@ def edje_items(split: str = "test") -> list[tuple[Path, list[tuple[str, tuple[fl
         fn = root.findtext("filename") or ""
         img = xml.with_name(fn) if (xml.with_name(fn)).exists() else next(
             p for p in xml.parent.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-        boxes = []
+        boxes: list[tuple[str, tuple[float, float, float, float]]] = []
         for obj in root.iter("object"):
             b = obj.find("bndbox")
             assert b is not None
-            boxes.append((RANKS[obj.findtext("name") or ""],
-                          tuple(float(b.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))))
-        items.append((img, boxes))  # type: ignore[arg-type]
+            x1, y1, x2, y2 = (float(b.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.append((RANKS[obj.findtext("name") or ""], (x1, y1, x2, y2)))
+        items.append((img, boxes))
     return items
 
 
@@ -128,7 +127,7 @@ def evaluate_edje(detector: CardDetector, verbose: bool = False) -> dict[str, An
     cards = found = rank_ok = extra = 0
     for img, boxes in edje_items():
         det = detector.detect(read_image(img))
-        used = set()
+        used: set[int] = set()
         for rank, (x1, y1, x2, y2) in boxes:
             cards += 1
             inside = [d for d in det.cards
@@ -153,12 +152,12 @@ def evaluate_edje(detector: CardDetector, verbose: bool = False) -> dict[str, An
 def latency(detector: CardDetector, runs: int = 10) -> dict[str, float]:
     files = ensure_test_scenes(1, 13)
     truth = json.loads(files[0].read_text())
-    image = cv2.imread(str(files[0].parent.parent.parent / truth["image"]))
+    image = read_image(files[0].parent.parent.parent / truth["image"])
     big = cv2.resize(image, (4000, 3000) if image.shape[1] >= image.shape[0] else (3000, 4000),
                      interpolation=cv2.INTER_CUBIC)
-    ok, jpg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    _ok, jpg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
     data = jpg.tobytes()
-    detector.detect(big)  # warm-up
+    detector.detect(read_image(data))  # warm-up
     stages: dict[str, list[float]] = defaultdict(list)
     for _ in range(runs):
         t0 = time.perf_counter()

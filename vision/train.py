@@ -165,9 +165,10 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
     count = 0
     items = scene_items(scenes, split, limit)
     for n, (path, truth) in enumerate(items):
-        image = cv2.imread(str(path))
-        if image is None:
+        raw = cv2.imread(str(path))
+        if raw is None:
             continue
+        image = np.asarray(raw, np.uint8)
         h, w = image.shape[:2]
         centres, sizes = [], []
         for c in truth["cards"]:
@@ -235,9 +236,9 @@ THREADS = [2]
 
 def _yolo() -> Any:
     import ultralytics.utils.torch_utils as tu
-    from ultralytics import YOLO
+    from ultralytics import YOLO  # type: ignore[attr-defined]
 
-    tu.NUM_THREADS = THREADS[0]
+    tu.NUM_THREADS = THREADS[0]  # type: ignore[attr-defined]
     import torch
 
     torch.set_num_threads(THREADS[0])
@@ -348,7 +349,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     xva, yva = _load_crops(crops / "val", names)
     log(f"cls: {len(xtr)} train / {len(xva)} val crops, {len(names)} classes, loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
-    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = max(1, len(xtr) // batch)
     state: dict[str, Any] = {"epoch": 0, "best": -1.0, "elapsed": 0.0, "history": []}
@@ -377,7 +378,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
             opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
             seen += len(y)
             correct += int((out.argmax(1) == y).sum())
@@ -427,7 +428,7 @@ def export_classifier(weights: Path, models: Path) -> Path:
 
     ck = torch.load(weights, weights_only=False)
     names = ck["names"]
-    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
     model.load_state_dict(ck["model"])
     model.eval()
     model.model[-1].export = True  # Classify head: softmax probabilities only
