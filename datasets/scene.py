@@ -43,8 +43,10 @@ class Scene:
     truth: dict[str, Any]
 
 
-def scene_rng(seed: int, index: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence([int(seed), int(index)]))
+def scene_rng(seed: int, index: int, stream: int = 0) -> np.random.Generator:
+    """The generator of scene ``index`` of run ``seed``; other ``stream`` s give independent side draws."""
+    key = [int(seed), int(index)] + ([int(stream)] if stream else [])
+    return np.random.default_rng(np.random.SeedSequence(key))
 
 
 def _seats(rng: np.random.Generator, n: int) -> list[str]:

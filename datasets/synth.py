@@ -57,7 +57,7 @@ def parse_size(text: str) -> Size:
 def scene_size(size: Size, seed: int, index: int) -> int:
     if isinstance(size, int):
         return size
-    return int(scene_rng(seed, index + 2_000_003).integers(size[0], size[1] + 1))
+    return int(scene_rng(seed, index, stream=2).integers(size[0], size[1] + 1))
 
 
 def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] = ("A", "A-dup")) -> list[CardArt]:
@@ -78,7 +78,7 @@ def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardAr
     """Generate and write one scene; returns its number of labels."""
     scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index), split)
     name = scene_name(seed, index)
-    quality = int(scene_rng(seed, index + 1_000_003).integers(55, 96))
+    quality = int(scene_rng(seed, index, stream=1).integers(55, 96))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
