@@ -3,6 +3,7 @@ edit or delete a round (totals follow), export a session as CSV or JSON."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import io
 import json
@@ -117,8 +118,12 @@ def _edit_round(record: RoundRecord) -> None:
     changes = [{"seat": b["name"], "field": f, "from": b[f], "to": " ".join(a[f].split()), "after_save": "yes"}
                for b, a in zip(before, seats, strict=True) for f in ("head", "middle", "tail")
                if " ".join(b[f].split()) != " ".join(a[f].split())]
-    state.db().update_round(record.id, hands=round_.to_json(), settlement=scored,
-                            corrections=[*record.corrections, *changes])
+    try:
+        state.db().update_round(record.id, hands=round_.to_json(), settlement=scored,
+                                corrections=[*record.corrections, *changes])
+    except InputError as err:  # deleted in another tab meanwhile
+        st.error(f"Not saved: {err}")
+        return
     st.toast(f"Round {record.number} rescored and saved")
     st.rerun()
 
@@ -155,7 +160,8 @@ def _round(record: RoundRecord) -> None:
         with delete_tab:
             sure = st.checkbox(f"Yes, delete round {record.number}", key=f"delete_sure_{record.id}")
             if st.button("Delete round", key=f"delete_{record.id}", disabled=not sure, type="primary"):
-                state.db().delete_round(record.id)
+                with contextlib.suppress(InputError):  # already deleted in another tab: the page catches up
+                    state.db().delete_round(record.id)
                 st.toast(f"Round {record.number} deleted")
                 st.rerun()
 

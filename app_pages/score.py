@@ -310,11 +310,15 @@ def _store(session_id: int, round_: Round, scored: Mapping[str, Any], seats: lis
     """One transaction: photo (once per content), what was read, the corrections, the rows, the scores."""
     choice = state.current_rules()
     photo: Photo | None = st.session_state.get(PHOTO)
-    round_id = state.db().save_round(
-        session_id, hands=round_.to_json(), settlement=scored, ruleset=choice.name, ruleset_toml=choice.toml,
-        photo=photo.data if photo else None, photo_mime=photo.mime if photo else "image/jpeg",
-        detections=st.session_state.get(READING),
-        corrections=corrections(st.session_state.get(ORIGINAL) or [], seats))
+    try:
+        round_id = state.db().save_round(
+            session_id, hands=round_.to_json(), settlement=scored, ruleset=choice.name, ruleset_toml=choice.toml,
+            photo=photo.data if photo else None, photo_mime=photo.mime if photo else "image/jpeg",
+            detections=st.session_state.get(READING),
+            corrections=corrections(st.session_state.get(ORIGINAL) or [], seats))
+    except InputError as err:  # e.g. the session was deleted in another tab
+        st.error(f"The round was not saved: {err}")
+        return
     st.session_state[SAVED] = _fingerprint(session_id, round_)
     number = state.db().round(round_id).number
     st.toast(f"Round {number} saved")

@@ -7,7 +7,7 @@ is one deal: the final rows, the banker, the settlement, and where it came from
 Every write is one transaction, so a crash or a closed tab never leaves half a
 round. Photos and ruleset files are stored once, under their SHA-256. SQLite runs
 in WAL mode with a busy timeout, and a save takes the write lock before it reads
-the next round number (``BEGIN IMMEDIATE``), so two tabs or two processes saving
+the session's round counter (``BEGIN IMMEDIATE``), so two tabs or two processes saving
 at once neither corrupt the file nor lose a round.
 
 >>> db = Database(":memory:")
@@ -59,6 +59,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE scores (round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,"
         " player TEXT NOT NULL, score INTEGER NOT NULL, PRIMARY KEY (round_id, player))",
         "CREATE INDEX rounds_by_session ON rounds (session_id, number)",
+    ),
+    (
+        # Round numbers are never reused, even after the last round is deleted.
+        "ALTER TABLE sessions ADD COLUMN rounds_numbered INTEGER NOT NULL DEFAULT 0",
+        "UPDATE sessions SET rounds_numbered ="
+        " (SELECT COALESCE(MAX(r.number), 0) FROM rounds r WHERE r.session_id = sessions.id)",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -343,8 +349,10 @@ class Database:
         scores = _scores_of(settlement)
         now = _now()
         with self._tx(write=True) as run:
-            if run("SELECT id FROM sessions WHERE id = ?", session_id).fetchone() is None:
+            row = run("SELECT rounds_numbered FROM sessions WHERE id = ?", session_id).fetchone()
+            if row is None:
                 raise InputError(f"no session {session_id}")
+            number = int(row[0]) + 1
             photo_hash = None
             if photo is not None:
                 photo_hash = sha256(photo)
@@ -352,8 +360,7 @@ class Database:
                     "ON CONFLICT (sha256) DO NOTHING", photo_hash, photo, photo_mime, len(photo), now)
                 self.on_step("photo")
             rules_hash = self._put_ruleset(run, ruleset, ruleset_toml)
-            number = int(run("SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE session_id = ?",
-                             session_id).fetchone()[0])
+            run("UPDATE sessions SET rounds_numbered = ? WHERE id = ?", number, session_id)
             row = run("INSERT INTO rounds (session_id, number, created_at, updated_at, ruleset_sha256, photo_sha256,"
                       " banker, hands, detections, corrections, settlement) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",

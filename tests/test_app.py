@@ -445,3 +445,28 @@ def test_check_page_from_a_photo_of_one_hand(app: AppTest, monkeypatch: pytest.M
     assert len(calls) == 1
     app.file_uploader(key="check_photo").set_value(("bad.jpg", b"nope", "image/jpeg")).run()
     assert any("not an image" in e for e in texts(app, "error"))
+
+
+def test_two_tabs_one_deletes_what_the_other_edits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two browser tabs on one database: a round deleted in one is not resurrected or crashed on by the other."""
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "app.sqlite3"))
+    one = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    start_session(one)
+    save_round(one, [ANN, BOB])
+    two = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    two.switch_page("app_pages/history.py").run()
+    one.switch_page("app_pages/history.py").run()
+    one.checkbox(key="delete_sure_1").check().run()
+    one.button(key="delete_1").click().run()
+    # Tab two still shows round 1 and tries to edit it.
+    two.text_input(key="edit_1_0").input(f"{BOB['head']} | {BOB['middle']} | {BOB['tail']}")
+    two.text_input(key="edit_1_1").input(f"{ANN['head']} | {ANN['middle']} | {ANN['tail']}")
+    next(b for b in two.button if b.label == "Save changes").click().run()
+    assert not two.exception  # the rerun reads the database first: the round is gone, nothing is written
+    assert not any(e.label.startswith("Round 1 ·") for e in two.expander)
+    # Tab two saves a round into the session: it is round 2 (numbers are never reused).
+    save_round(two, [ANN, BOB])
+    from referee.storage import Database
+
+    db = Database(tmp_path / "app.sqlite3")
+    assert [r.number for r in db.rounds(db.sessions()[0].id)] == [2]

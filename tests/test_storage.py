@@ -222,6 +222,36 @@ def test_schema_created_and_migrated_once(tmp_path: Path) -> None:
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
+def test_version_1_database_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database written by the first schema gets the later steps, its data intact."""
+    import referee.storage as storage
+
+    path = tmp_path / "referee.sqlite3"
+    with monkeypatch.context() as m:
+        m.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:1])
+        m.setattr(storage, "SCHEMA_VERSION", 1)
+        old = Database(path)
+        sid = old.create_session(date="2026-11-28", place="", players=["Ann", "Bob"], ruleset="classic",
+                                 ruleset_toml=CLASSIC)
+        with sqlite3.connect(path) as conn:  # what schema 1's save_round wrote: rounds 1 and 2
+            for number in (1, 2):
+                conn.execute("INSERT INTO rounds (session_id, number, created_at, updated_at, ruleset_sha256, "
+                             "hands, corrections, settlement) SELECT ?, ?, 'then', 'then', ruleset_sha256, ?, '[]', ? "
+                             "FROM sessions WHERE id = ?",
+                             (sid, number, json.dumps(ANN_BOB), json.dumps(scored(ANN_BOB)), sid))
+    new = Database(path)
+    assert new.schema_version() == SCHEMA_VERSION
+    assert [r.number for r in new.rounds(sid)] == [1, 2]
+    new.delete_round(new.rounds(sid)[1].id)
+    assert new.round(save(new, sid)).number == 3
+
+
+def test_round_numbers_are_never_reused(db: Database) -> None:
+    sid = new_session(db)
+    db.delete_round(save(db, sid))
+    assert db.round(save(db, sid)).number == 2
+
+
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "referee.sqlite3"
     Database(path)
