@@ -72,6 +72,27 @@ def _exports(session: SessionRecord) -> None:
                          file_name=f"{stem}.json", mime="application/json", key="export_json", width="stretch")
 
 
+def _session_details(session: SessionRecord) -> None:
+    """Fix the place or the players' names of a session, or delete it."""
+    with st.expander("Session details"):
+        with st.form(f"session_{session.id}", border=False):
+            place = st.text_input("Place", value=session.place, key=f"session_{session.id}_place")
+            players = st.text_input("Players (comma-separated)", value=", ".join(session.players),
+                                    key=f"session_{session.id}_players")
+            if st.form_submit_button("Save details"):
+                names = [n.strip() for n in players.replace("，", ",").split(",") if n.strip()]
+                state.db().update_session(session.id, place=place, players=names)
+                state.open_session(state.db().session(session.id))
+                st.rerun()
+        st.caption(f"Ruleset: {session.ruleset}. Started {session.created_at.replace('T', ' ')[:16]} UTC.")
+        sure = st.checkbox("Yes, delete this session and all its rounds", key=f"session_{session.id}_sure")
+        if st.button("Delete session", disabled=not sure, key=f"session_{session.id}_delete"):
+            state.db().delete_session(session.id)
+            st.session_state["session_id"] = None
+            st.toast("Session deleted")
+            st.rerun()
+
+
 def _round_title(record: RoundRecord) -> str:
     when = record.created_at[11:16] if len(record.created_at) >= 16 else record.created_at
     scores = ", ".join(f"{n} {s:+d}" for n, s in record.scores.items())
@@ -180,6 +201,7 @@ def render() -> None:
     rounds = state.db().rounds(session.id)
     _totals(session, rounds)
     _exports(session)
+    _session_details(session)
     st.subheader("Rounds")
     if not rounds:
         st.info("No rounds yet: score a table on the Score page and press Save round.")

@@ -470,3 +470,20 @@ def test_two_tabs_one_deletes_what_the_other_edits(tmp_path: Path, monkeypatch: 
 
     db = Database(tmp_path / "app.sqlite3")
     assert [r.number for r in db.rounds(db.sessions()[0].id)] == [2]
+
+
+def test_history_session_details_and_delete(app: AppTest) -> None:
+    start_session(app, "Ann, Bob")
+    save_round(app, [ANN, BOB])
+    app.switch_page("app_pages/history.py").run()
+    sid = app.session_state["session_id"]
+    app.text_input(key=f"session_{sid}_place").input("the club")
+    next(b for b in app.button if b.label == "Save details").click().run()
+    app.run()
+    assert not app.exception
+    assert "the club" in app.selectbox(key="history_session").value
+    app.checkbox(key=f"session_{sid}_sure").check().run()
+    app.button(key=f"session_{sid}_delete").click().run()
+    app.run()
+    assert not app.exception
+    assert any("No sessions yet" in t for t in texts(app, "info"))
