@@ -55,6 +55,7 @@ class CardArt:
     boxes: NDArray[np.float64]         # (52, 4) top-left index box x0, y0, x1, y1 in card pixels
     back: Image | None
     mips: tuple[NDArray[Any], ...] = ()   # stacks halved 1, 2, ... times (cards, then back)
+    four_indices: bool = False            # indices in all four corners (bonded, dondorf)
 
     def pyramid(self, index: int) -> list[Image]:
         """Card ``index`` (52 = the back) at full size, then halved once, twice, ..."""
@@ -130,7 +131,8 @@ def load_deck(folder: Path) -> CardArt:
     mips = tuple(np.load(folder / f"mip{k}.npy", mmap_mode="r") for k in range(1, MIP_LEVELS + 1))
     boxes = np.array([meta["index_boxes"][str(c)] for c in DECK], dtype=np.float64)
     art = art_from_arrays(meta["deck"], meta["family"], stack, boxes, bool(meta["has_back"]))
-    return CardArt(name=art.name, family=art.family, images=art.images, boxes=art.boxes, back=art.back, mips=mips)
+    return CardArt(name=art.name, family=art.family, images=art.images, boxes=art.boxes, back=art.back, mips=mips,
+                   four_indices=bool(meta.get("four_indices", False)))
 
 
 def available_decks(root: Path | None = None) -> dict[str, dict[str, Any]]:

@@ -139,3 +139,26 @@ def rotate_box_180(box: Box, width: int, height: int) -> Box:
     """The bottom-right index box, given the top-left one."""
     x0, y0, x1, y1 = box
     return width - x1, height - y1, width - x0, height - y0
+
+
+def mirror_box_x(box: Box, width: int) -> Box:
+    """The top-right index box of a four-index deck, given the top-left one."""
+    x0, y0, x1, y1 = box
+    return width - x1, y0, width - x0, y1
+
+
+def has_four_indices(cards: dict[Card, Image], boxes: dict[Card, Box], thin: int = 0) -> bool:
+    """True when the plain cards (A, 2, 3) also carry an index in the top-right corner."""
+    hits = total = 0
+    for card, img in cards.items():
+        if card.rank not in (14, 2, 3):
+            continue
+        ink = ink_mask(img, thin)
+        w = img.shape[1]
+        x0, y0, x1, y1 = (round(v) for v in boxes[card])
+        rx0, _, rx1, _ = (round(v) for v in mirror_box_x(boxes[card], w))
+        left = float(ink[y0:y1, x0:x1].mean())
+        right = float(ink[y0:y1, rx0:rx1].mean())
+        total += 1
+        hits += left > 0 and right > 0.5 * left
+    return total > 0 and hits >= 0.8 * total

@@ -27,7 +27,7 @@ from .camera import Camera, frame_table, project
 from .compose import OCCLUDER, Canvas, paste, polygon_visibility
 from .deal import DealtHand, deal_round, rules
 from .effects import finish
-from .index_box import rotate_box_180
+from .index_box import mirror_box_x, rotate_box_180
 from .layout import CARD_W_MM, SEATS, CardPose, lay_table
 
 Mat = NDArray[np.float64]
@@ -232,9 +232,14 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     cards_truth = []
     for obj_id, (pose, h_img) in enumerate(zip(poses, card_h, strict=True)):
         corners = project(h_img, np.array([[0, 0], [art_w, 0], [art_w, art_h], [0, art_h]], dtype=np.float64))
-        tl = tuple(float(v) for v in art.boxes[pose.card.index])
+        bx = art.boxes[pose.card.index]
+        tl = (float(bx[0]), float(bx[1]), float(bx[2]), float(bx[3]))
         boxes = []
-        for name, box in (("top_left", tl), ("bottom_right", rotate_box_180(tl, art_w, art_h))):  # type: ignore[arg-type]
+        corner_boxes = [("top_left", tl), ("bottom_right", rotate_box_180(tl, art_w, art_h))]
+        if art.four_indices:
+            tr = mirror_box_x(tl, art_w)
+            corner_boxes += [("top_right", tr), ("bottom_left", rotate_box_180(tr, art_w, art_h))]
+        for name, box in corner_boxes:
             x0, y0, x1, y1 = box
             quad = project(h_img, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
             inside, on_top = polygon_visibility(canvas, quad, obj_id)

@@ -23,7 +23,7 @@ from referee.cards import DECK, Card
 from .art_cache import available_decks, cache_root, cards_dir, read_meta, save_deck, textures_dir
 from .art_render import Image, cut_sheet, normalise_sizes, render_svg, trim
 from .decks import DECKS, DEFAULT_TIERS, DeckSpec, deck_by_name, decks_for_split, families_by_split
-from .index_box import deck_index_boxes
+from .index_box import deck_index_boxes, has_four_indices
 from .textures import export_textures
 
 APT_PACKAGES = ("librsvg2-bin", "gnome-cards-data", "aisleriot", "openclipart-svg", "kdegames-card-data-kf5",
@@ -112,8 +112,10 @@ def reindex(root: Path) -> int:
             thin = deck_by_name(str(meta["deck"])).index_thin_px
         except KeyError:
             thin = 0
-        boxes = deck_index_boxes({card: stack[card.index] for card in DECK}, thin=thin)
+        cards = {card: stack[card.index] for card in DECK}
+        boxes = deck_index_boxes(cards, thin=thin)
         meta["index_boxes"] = {str(c): [round(v, 2) for v in boxes[c]] for c in DECK}
+        meta["four_indices"] = has_four_indices(cards, boxes, thin)
         (folder / "meta.json").write_text(json.dumps(meta, indent=1))
     return 0
 
@@ -140,7 +142,8 @@ def setup(root: Path, tiers: tuple[str, ...], width: int, force: bool, only: set
             print(f"  FAILED {spec.name}: {err}", file=sys.stderr)
             failed += 1
             continue
-        save_deck(folder, spec.name, spec.family, spec.tier, cards, back, boxes)
+        save_deck(folder, spec.name, spec.family, spec.tier, cards, back, boxes,
+                  {"four_indices": has_four_indices(cards, boxes, spec.index_thin_px)})
         size = cards[DECK[0]].shape
         print(f"  {spec.name:34s} {size[1]}x{size[0]} {time.perf_counter() - start:5.1f}s", file=sys.stderr)
         done += 1
