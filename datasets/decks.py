@@ -90,7 +90,7 @@ DECKS: tuple[DeckSpec, ...] = (
     _aisleriot("bonded", "bonded", "A", notes="in package aisleriot, not gnome-cards-data"),
     _aisleriot("dondorf", "dondorf", "A"),
     # Courts have no rank index at all: no corner-index label exists for J/Q/K.
-    _aisleriot("guyenne-classic", "guyenne", "B", notes="tier A in the csv; courts lack an index, so kept out"),
+    _aisleriot("guyenne-classic", "guyenne", "X", notes="tier A in the csv; courts lack an index: only with --tiers X"),
     _aisleriot("neoclassical", "neoclassical", "A"),
     _aisleriot("neoclassical_4_color", "neoclassical", "A"),
     _aisleriot("orell", "orell", "A"),

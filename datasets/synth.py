@@ -31,7 +31,7 @@ import numpy as np
 
 from .art_cache import CardArt, cache_root, cards_dir, load_deck, read_meta, textures_dir
 from .backgrounds import texture_files
-from .decks import Split, decks_for_split
+from .decks import DEFAULT_TIERS, Split, decks_for_split
 from .labels import write_data_yaml, yolo_lines
 from .scene import make_scene, scene_rng
 from .testdeck import procedural_deck
@@ -60,7 +60,7 @@ def scene_size(size: Size, seed: int, index: int) -> int:
     return int(scene_rng(seed, index, stream=2).integers(size[0], size[1] + 1))
 
 
-def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] = ("A", "A-dup")) -> list[CardArt]:
+def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] = DEFAULT_TIERS) -> list[CardArt]:
     """The rendered decks of a split's families; raises if none are in the cache."""
     base = cards_dir(root)
     decks = [load_deck(base / d.name) for d in decks_for_split(split, tiers) if read_meta(base / d.name) is not None]
@@ -91,10 +91,11 @@ def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardAr
     return len(lines)
 
 
-def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool) -> None:
+def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
+                 tiers: tuple[str, ...] = DEFAULT_TIERS) -> None:
     cv2.setNumThreads(1)
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size,
-                   decks=[procedural_deck()] if use_test_deck else split_decks(split),  # type: ignore[arg-type]
+                   decks=[procedural_deck()] if use_test_deck else split_decks(split, tiers=tiers),  # type: ignore[arg-type]
                    textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
@@ -104,12 +105,13 @@ def _work(index: int) -> int:
 
 
 def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
-             start: int = 0, use_test_deck: bool = False, progress: bool = True) -> dict[str, float]:
+             start: int = 0, use_test_deck: bool = False, progress: bool = True,
+             tiers: tuple[str, ...] = DEFAULT_TIERS) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
-    args = (str(out), split, seed, size, use_test_deck)
+    args = (str(out), split, seed, size, use_test_deck, tiers)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -154,16 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preview", action="store_true", help="also write preview_<split>.png with labels drawn")
     ap.add_argument("--test-deck", action="store_true", help="use the procedural test deck (no art cache needed)")
     ap.add_argument("--cache", type=Path, default=None, help="art cache root (default ~/.cache/shisanshui)")
+    ap.add_argument("--tiers", default=",".join(DEFAULT_TIERS),
+                    help="deck tiers to draw from (default A,A-dup; B/C only if setup_art rendered them)")
     args = ap.parse_args(argv)
+    tiers = tuple(t.strip() for t in args.tiers.split(",") if t.strip())
     if args.cache:
         os.environ["SHISANSHUI_CACHE"] = str(args.cache)
     if not args.test_deck:
         try:
-            split_decks(args.split)
+            split_decks(args.split, tiers=tiers)
         except FileNotFoundError as err:
             print(f"error: {err} (cache root {cache_root()})", file=sys.stderr)
             return 2
-    stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck)
+    stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
+                     tiers=tiers)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:
