@@ -8,6 +8,7 @@ regenerated alone, in any process, byte for byte.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,9 +44,13 @@ class Scene:
     truth: dict[str, Any]
 
 
-def scene_rng(seed: int, index: int, stream: int = 0) -> np.random.Generator:
-    """The generator of scene ``index`` of run ``seed``; other ``stream`` s give independent side draws."""
-    key = [int(seed), int(index)] + ([int(stream)] if stream else [])
+SPLIT_KEYS = {"train": 0, "val": 1, "test": 2}
+
+
+def scene_rng(seed: int, index: int, stream: int = 0, split: str = "train") -> np.random.Generator:
+    """The generator of scene ``index`` of run ``seed`` in ``split`` (so equal seeds in two splits
+    still give different tables); other ``stream`` s give independent side draws."""
+    key = [int(seed), int(index), SPLIT_KEYS.get(split, zlib.crc32(split.encode())), int(stream)]
     return np.random.default_rng(np.random.SeedSequence(key))
 
 
@@ -127,7 +132,7 @@ def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], ca
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
                split: str = "train", effects: bool = True) -> Scene:
-    rng = scene_rng(seed, index)
+    rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
     in_family = [d for d in decks if d.family == family]

@@ -11,7 +11,8 @@ Writes, under ``--out`` (ultralytics layout)::
     truth/<split>/s<seed>_<i>.json   every card's identity, player, row, corners, index boxes; the deal
     preview_<split>.png              with --preview: a contact sheet with the labels drawn
 
-Scene ``i`` depends only on (seed, i, split, size): the same command gives the same bytes.
+Scene ``i`` depends only on (seed, i, split, size): the same command gives the same bytes, and
+the same seed in two splits still gives different tables.
 ``--size 1000-4000`` draws each scene's long side from that range (1-12 MP phones).
 """
 
@@ -54,10 +55,10 @@ def parse_size(text: str) -> Size:
     return int(text)
 
 
-def scene_size(size: Size, seed: int, index: int) -> int:
+def scene_size(size: Size, seed: int, index: int, split: str = "train") -> int:
     if isinstance(size, int):
         return size
-    return int(scene_rng(seed, index, stream=2).integers(size[0], size[1] + 1))
+    return int(scene_rng(seed, index, stream=2, split=split).integers(size[0], size[1] + 1))
 
 
 def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] = DEFAULT_TIERS) -> list[CardArt]:
@@ -76,9 +77,9 @@ def scene_name(seed: int, index: int) -> str:
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
                 size: Size) -> int:
     """Generate and write one scene; returns its number of labels."""
-    scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index), split)
+    scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split)
     name = scene_name(seed, index)
-    quality = int(scene_rng(seed, index, stream=1).integers(55, 96))
+    quality = int(scene_rng(seed, index, stream=1, split=split).integers(55, 96))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
