@@ -30,9 +30,23 @@ def lighting(img: NDArray[Any], rng: np.random.Generator) -> None:
     a = rng.uniform(0, 2 * math.pi)
     gain *= 1 + rng.uniform(0, 0.25) * ((xx / sw - 0.5) * math.cos(a) + (yy / sh - 0.5) * math.sin(a))
     gain *= rng.uniform(0.75, 1.15) if rng.random() < 0.85 else rng.uniform(0.45, 0.75)
+    if rng.random() < 0.3:
+        gain *= 1 - rng.uniform(0.2, 0.45) * cast_shadow(rng, sw, sh)
     wb = white_balance_gains(rng)
     full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
     cv2.multiply(img, cv2.merge([full * wb[0], full * wb[1], full * wb[2]]), dst=img)
+
+
+def cast_shadow(rng: np.random.Generator, w: int, h: int) -> NDArray[Any]:
+    """A large soft shadow (the photographer's arm or phone, a lamp shade) as a 0..1 mask."""
+    mask = np.zeros((h, w), np.float32)
+    edge = int(rng.integers(0, 4))
+    # a blob entering from one side of the frame
+    cx = {0: rng.uniform(0, w), 1: rng.uniform(0, w), 2: 0.0, 3: float(w)}[edge]
+    cy = {0: 0.0, 1: float(h), 2: rng.uniform(0, h), 3: rng.uniform(0, h)}[edge]
+    axes = (int(rng.uniform(0.2, 0.6) * w), int(rng.uniform(0.2, 0.6) * h))
+    cv2.ellipse(mask, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+    return cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.03, 0.12) * max(w, h))
 
 
 def glare(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> None:
