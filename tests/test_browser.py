@@ -122,7 +122,7 @@ def _settle(page: Any) -> None:
     """Wait for the script run to finish (no 'running' indicator) and images to load."""
     page.wait_for_load_state("networkidle")
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
-    page.wait_for_timeout(700)
+    page.wait_for_timeout(300)
 
 
 def _shot(page: Any, name: str) -> None:
@@ -159,7 +159,7 @@ def test_pages_render_and_screenshots(server: str, browser: Any, viewport: str) 
                               "Bob", "Ah Kc 3d", "Jh Jd 7c 8c 4h", "Th Td Tc 2d 3h")):
         inputs.nth(i).fill(text)
         inputs.nth(i).press("Enter")
-        _settle(page)
+        page.wait_for_timeout(150)
     page.get_by_text("Pair by pair").first.wait_for(timeout=60_000)
     _settle(page)
     _no_exception(page)
