@@ -66,6 +66,14 @@ def test_family_split_is_fixed_and_disjoint() -> None:
         assert FAMILY_SPLIT[deck.family] in SPLITS
 
 
+def test_index_box_found_from_ink(proc_deck: CardArt) -> None:
+    """The procedural deck draws rank + suit in the top-left 40x46 px; the detected box holds them."""
+    for card in DECK:
+        x0, y0, x1, y1 = proc_deck.boxes[card.index]
+        assert x0 <= 8 and y0 <= 12 and x1 >= 18 and y1 >= 40, (str(card), x0, y0, x1, y1)
+        assert x1 <= 45 and y1 <= 50, (str(card), x0, y0, x1, y1)
+
+
 def _check_truth(truth: dict[str, Any]) -> None:
     cards = [c["card"] for c in truth["cards"]]
     assert len(cards) == len(set(cards)), "a card appears twice"
