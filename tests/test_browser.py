@@ -9,8 +9,8 @@ detector's model files, it uploads the photo and checks the totals on the page.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import socket
 import subprocess
