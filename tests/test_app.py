@@ -481,7 +481,7 @@ def test_history_session_details_and_delete(app: AppTest) -> None:
     next(b for b in app.button if b.label == "Save details").click().run()
     app.run()
     assert not app.exception
-    assert "the club" in app.selectbox(key="history_session").value
+    assert "the club" in str(app.selectbox(key="history_session").value)
     app.checkbox(key=f"session_{sid}_sure").check().run()
     app.button(key=f"session_{sid}_delete").click().run()
     app.run()
