@@ -202,6 +202,9 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
                     angle=a + rng.normal(0, 0.05))
     for _ in range(int(rng.integers(0, 3))):
         put("card_back", back, CARD_W_MM, _place(rng, around, 50, hand_boxes), key=(art.name, "back"))
+    if rng.random() < 0.25:
+        img, w = sprites.score_note(rng)
+        put("note", img, w, _place(rng, around, 60, hand_boxes))
     if rng.random() < 0.3:
         img, w = sprites.phone(rng)
         put("phone", img, w, _place(rng, around, 90, hand_boxes))

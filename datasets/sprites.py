@@ -78,6 +78,34 @@ def phone(rng: np.random.Generator) -> tuple[Image, float]:
     return img, w
 
 
+NOTE_GLYPHS = "0123456789AKQJ+-=x/ "
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+         cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
+
+
+def score_note(rng: np.random.Generator) -> tuple[Image, float]:
+    """A scrap of paper with a pencilled score sheet: letters and digits that are not card indices."""
+    w, h = rng.uniform(60, 120), rng.uniform(70, 150)
+    img = _blank(w, h)
+    paper = np.array([rng.uniform(215, 250), rng.uniform(225, 252), rng.uniform(230, 255)])
+    if rng.random() < 0.3:   # a yellow sticky note
+        paper = np.array([rng.uniform(90, 140), rng.uniform(215, 245), rng.uniform(235, 255)])
+    img[:, :, :3] = paper.astype(np.uint8)
+    img[:, :, 3] = 255
+    H, W = img.shape[:2]
+    ink = tuple(int(v) for v in rng.choice([[40, 40, 40], [140, 60, 20], [30, 30, 150]]))
+    font = FONTS[int(rng.integers(0, len(FONTS)))]
+    scale = rng.uniform(0.5, 1.1) * W / 300
+    line_h = int(40 * scale) + 6
+    y = line_h
+    while y < H - 4:
+        text = "".join(NOTE_GLYPHS[int(i)] for i in rng.integers(0, len(NOTE_GLYPHS), int(rng.integers(3, 9))))
+        cv2.putText(img, text, (int(rng.uniform(4, 0.2 * W)), y), font, scale, (*ink, 255), max(1, int(2 * scale)),
+                    cv2.LINE_AA)
+        y += line_h + int(rng.integers(0, 8))
+    return img, w
+
+
 def procedural_back(rng: np.random.Generator, w_px: int, h_px: int) -> Image:
     img = np.zeros((h_px, w_px, 4), np.uint8)
     colour = np.array([[140, 40, 30], [40, 40, 170], [40, 110, 40], [30, 30, 30]][int(rng.integers(0, 4))])
