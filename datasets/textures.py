@@ -18,18 +18,16 @@ Image = NDArray[Any]
 
 PHOTOS: tuple[str, ...] = (
     "/usr/share/games/pokerth/gfx/gui/table/default/table.png",
-    "/usr/share/games/pokerth/gfx/gui/table/danuxi1/table.png",
     "/usr/share/backgrounds/gnome/wood-d.webp",
     "/usr/share/backgrounds/gnome/wood-l.webp",
     "/usr/share/backgrounds/mate/nature/Wood.jpg",
-    "/usr/share/backgrounds/mate/desktop/GreenTraditional.jpg",
     "/usr/share/backgrounds/mate/abstract/Silk.png",
 )
 GIMP_PATTERNS = "/usr/share/gimp/2.0/patterns"
 GIMP_FOLDERS = ("Wood", "Fabric", "Paper")
 GIMP_STONES = ("granite1", "marble1", "marble2", "marble3", "pink_marble", "slate")  # table-like stones only
-GIMP_KEYWORDS = ("weave", "cloth", "granite", "sandytext", "krinkle", "lathe", "inlay", "woodblind", "slate",
-                 "marble", "leather", "burlap", "green_curtains", "orangebrown", "brownie")
+GIMP_KEYWORDS = ("granite", "slate", "marble", "leather", "burlap", "green_curtains")
+GIMP_EXCLUDE = ("bark",)   # looked at: not a table top
 MAX_SIDE = 2048
 
 
@@ -53,7 +51,7 @@ def gimp_pattern_files() -> list[Path]:
     files = [p for folder in GIMP_FOLDERS for p in sorted((base / folder).glob("*.pat"))]
     files += [base / "Stone" / f"{name}.pat" for name in GIMP_STONES if (base / "Stone" / f"{name}.pat").is_file()]
     files += [p for p in sorted(base.glob("*.pat")) if any(k in p.stem for k in GIMP_KEYWORDS)]
-    return files
+    return [p for p in files if p.stem not in GIMP_EXCLUDE]
 
 
 def export_textures(out: Path) -> int:
