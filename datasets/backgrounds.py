@@ -49,7 +49,7 @@ def _noise(rng: np.random.Generator, size: int, scale: int) -> NDArray[Any]:
 
 
 def procedural_texture(rng: np.random.Generator) -> tuple[Image, float]:
-    kind = rng.choice(["felt", "wood", "cloth", "plain"])
+    kind = rng.choice(["felt", "wood", "cloth", "plain", "gingham", "speckle"])
     n = TEX_PX
     if kind == "felt":
         base = np.array(rng.choice([[40, 110, 30], [90, 60, 20], [30, 40, 130], [70, 70, 70], [40, 90, 90]]),
@@ -69,6 +69,19 @@ def procedural_texture(rng: np.random.Generator) -> tuple[Image, float]:
         weave = np.sin(xx / p) * np.sin(yy / p)
         base = rng.uniform(30, 220, 3).astype(np.float32)
         img = base * (1 + 0.08 * weave[:, :, None]) + 5 * _noise(rng, n, 32)[:, :, None]
+    elif kind == "gingham":   # a checked tablecloth
+        yy, xx = np.mgrid[:n, :n].astype(np.float32)
+        p = rng.uniform(12, 40)
+        a = (np.sin(xx * np.pi / p) > 0).astype(np.float32)
+        b = (np.sin(yy * np.pi / p) > 0).astype(np.float32)
+        colour = rng.uniform(30, 220, 3).astype(np.float32)
+        white = np.array([235, 235, 235], np.float32)
+        mix = (0.5 * (a + b))[:, :, None]
+        img = white * (1 - mix) + colour * mix + 4 * _noise(rng, n, 4)[:, :, None]
+    elif kind == "speckle":   # laminate / mahjong-table plastic
+        base = rng.uniform(40, 220, 3).astype(np.float32)
+        dots = (rng.random((n, n)) < 0.02).astype(np.float32) * rng.uniform(-40, 40)
+        img = base + cv2.GaussianBlur(dots, (0, 0), 0.8)[:, :, None] + 6 * _noise(rng, n, 128)[:, :, None]
     else:
         base = rng.uniform(40, 230, 3).astype(np.float32)
         img = base + 10 * _noise(rng, n, 256)[:, :, None] + rng.normal(0, 2, (n, n, 1)).astype(np.float32)
