@@ -25,7 +25,7 @@ app: $(VENV)/.installed-app
 	$(VENV)/bin/streamlit run app.py --browser.gatherUsageStats false
 
 lint: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check referee vision datasets tests benchmarks app.py
+	$(VENV)/bin/ruff check referee vision datasets tests benchmarks app.py app_pages
 	$(VENV)/bin/mypy
 
 test: lint
