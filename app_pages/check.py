@@ -39,15 +39,56 @@ def _typed() -> str:
                                                    "rows split by | or /, head first.")
 
 
-def _picked() -> str:
-    """A 52-card picker: one multiselect per row (a card picked twice is reported)."""
+PICKED = "pick_rows"  # {"head": [...], "middle": [...], "tail": [...]}: card labels in click order
+SUITS = ("s", "h", "d", "c")
+
+
+def _suit_labels(suit: str) -> list[str]:
+    return [card_text(c) for c in ORDERED_DECK if c.suit.value == suit]
+
+
+def _on_pick(suit: str) -> None:
+    """A card clicked in a suit's pills: added to the first row that is not full, or taken out of its row."""
+    rows: dict[str, list[str]] = st.session_state[PICKED]
+    labels = _suit_labels(suit)
+    selected = set(st.session_state.get(f"pick_{suit}") or [])
     for row in ROW_NAMES:
-        st.multiselect(f"{name(row, state.language())} ({ROW_SIZES[row]} cards)", ORDERED_DECK, key=f"pick_{row}",
-                       format_func=card_text, max_selections=ROW_SIZES[row], placeholder="click to pick cards")
-    rows = [list(st.session_state.get(f"pick_{r}", [])) for r in ROW_NAMES]
-    if not any(rows):
+        rows[row] = [c for c in rows[row] if c not in labels or c in selected]
+    placed = {c for row in rows.values() for c in row}
+    for card in (c for c in labels if c in selected and c not in placed):
+        free = next((r for r in ROW_NAMES if len(rows[r]) < ROW_SIZES[r]), None)
+        if free is None:  # 13 cards already: the click is undone
+            st.session_state[f"pick_{suit}"] = [c for c in labels if c in placed]
+            break
+        rows[free].append(card)
+
+
+def _clear_picks() -> None:
+    st.session_state[PICKED] = {r: [] for r in ROW_NAMES}
+    for suit in SUITS:
+        st.session_state[f"pick_{suit}"] = []
+
+
+def _picked() -> str:
+    """A 52-card picker: click cards in the order head, middle, tail; click again to take one back."""
+    if PICKED not in st.session_state:
+        _clear_picks()
+    for suit in SUITS:
+        st.pills(f"pick {suit}", _suit_labels(suit), selection_mode="multi", key=f"pick_{suit}",
+                 on_change=_on_pick, args=(suit,), label_visibility="collapsed")
+    rows: dict[str, list[str]] = st.session_state[PICKED]
+    lang = state.language()
+    st.markdown("".join(row_html(f"{name(r, lang)} {len(rows[r])}/{ROW_SIZES[r]}", parse_cards(rows[r]))
+                        for r in ROW_NAMES), unsafe_allow_html=True)
+    missing = sum(ROW_SIZES.values()) - sum(len(r) for r in rows.values())
+    col1, col2 = st.columns([3, 1])
+    if missing:
+        col1.caption(f"Pick {missing} more card{'s' if missing != 1 else ''}: they fill the head, then the middle, "
+                     "then the tail. Click a picked card again to take it back.")
+    col2.button("Clear", on_click=_clear_picks, key="pick_clear", width="stretch")
+    if missing:
         return ""
-    return " | ".join(format_cards(r) for r in rows)
+    return " | ".join(" ".join(rows[r]) for r in ROW_NAMES)
 
 
 def _read_hand(data: bytes) -> tuple[str, str, str]:
@@ -143,7 +184,8 @@ def render() -> None:
     else:
         text = _typed()
     if not text.strip():
-        st.info("Enter 13 cards to check.")
+        if how != "Picking":
+            st.info("Enter 13 cards to check.")
         return
     if "|" not in text and "/" not in text:
         try:

@@ -97,14 +97,30 @@ def test_check_page_bad_input_and_13_cards(app: AppTest) -> None:
 
 
 def test_check_page_picker(app: AppTest) -> None:
+    """Clicking cards suit by suit fills head, middle, tail in click order; a second click takes one back."""
     app.switch_page("app_pages/check.py").run()
     app.segmented_control(key="check_how").set_value("Picking").run()
-    from referee.cards import parse_cards
 
-    for row, cards in (("head", "2c 3d 5h"), ("middle", "6s 6h 8c 9d Tc"), ("tail", "Js Jh Jd 4c 4d")):
-        app.multiselect(key=f"pick_{row}").set_value(list(parse_cards(cards))).run()
+    def click(*labels: str) -> None:
+        for label in labels:
+            suit = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}[label[-1]]
+            pills = app.pills(key=f"pick_{suit}")
+            current = list(pills.value or [])
+            pills.set_value([c for c in current if c != label] if label in current else [*current, label]).run()
+
+    click("2♣", "3♦", "5♥", "6♠", "6♥", "8♣", "9♦", "10♣", "J♠", "J♥", "J♦", "4♣")
+    assert not app.exception
+    assert any("Pick 1 more card" in c for c in texts(app, "caption"))
+    click("K♠")  # a slip: take it back
+    click("K♠")
+    click("4♦")
     assert not app.exception
     assert any("Not fouled" in t for t in texts(app, "success"))
+    assert app.session_state["pick_rows"]["tail"] == ["J♠", "J♥", "J♦", "4♣", "4♦"]
+    click("A♠")  # a 14th card is refused
+    assert app.pills(key="pick_s").value == ["J♠", "6♠"]
+    app.button(key="pick_clear").click().run()
+    assert app.session_state["pick_rows"] == {"head": [], "middle": [], "tail": []}
 
 
 # ------------------------------------------------------------------ score page
