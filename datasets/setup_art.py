@@ -43,6 +43,8 @@ def _missing_apt(packages: tuple[str, ...]) -> list[str]:
 
 def install_packages(root: Path) -> None:
     missing = _missing_apt(APT_PACKAGES)
+    if shutil.which("npm") is None:
+        missing.append("npm")
     if missing:
         print(f"apt-get install {' '.join(missing)}", file=sys.stderr)
         env = {"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
@@ -51,7 +53,7 @@ def install_packages(root: Path) -> None:
     npm_dir = root / "npm"
     if not all((npm_dir / "node_modules" / p.rsplit("@", 1)[0]).is_dir() for p in NPM_PACKAGES):
         if shutil.which("npm") is None:
-            raise SystemExit("npm is needed for the Kennard and Aguilar decks: apt-get install npm")
+            raise SystemExit("npm is needed for the Kennard and Aguilar decks (apt-get install npm)")
         npm_dir.mkdir(parents=True, exist_ok=True)
         if not (npm_dir / "package.json").exists():
             (npm_dir / "package.json").write_text('{"name": "shisanshui-card-art", "private": true}\n')
