@@ -160,3 +160,13 @@ def test_shisandao_tied_row_goes_to_banker_and_counts_for_scoop() -> None:
 def test_banker_is_ignored_in_pairwise_mode(rules: str) -> None:
     with_banker = scores(round_of(ANN, BOB, CAT, banker="Bob"), rules)
     assert with_banker == scores(round_of(ANN, BOB, CAT), rules)
+
+
+def test_shisandao_row_bonuses_doubled_by_the_scoop() -> None:
+    # Bob banks. Ann beats him in every row: head trips 3, middle quads 12, tail straight flush 10 = 25,
+    # scooped, so doubled = 50. Cat fouled: loses Bob's plain rows 1 + 1 + 1, doubled = 6.
+    result = settle(Round.from_json(round_of(ANN, BOB, CAT, banker="Bob")), load_ruleset("shisandao"))
+    assert pair(result, "Bob", "Ann")["rows"] == [-3, -12, -10]
+    assert pair(result, "Bob", "Ann")["points"] == -50
+    assert pair(result, "Bob", "Cat")["points"] == 6
+    assert {p.name: p.score for p in result.players} == {"Ann": 50, "Bob": -44, "Cat": -6}
