@@ -79,7 +79,8 @@ def _arrange_free(cards: list[str], rules: Ruleset) -> tuple[tuple[str, str, str
     if best is None:
         return ("", "", " ".join(cards)), "cards laid out without rows: put them into rows"
     rows = (format_cards(best.head), format_cards(best.middle), format_cards(best.tail))
-    what = f"the special hand {result.special}" if result.special_arrangement else "the strongest legal rows"
+    # A special of the cards alone (a dragon, six pairs...) scores in any legal rows.
+    what = f"the special hand {result.special}" if result.special else "the strongest legal rows"
     return rows, f"cards laid out without rows; arranged as {what} (check them)"
 
 
