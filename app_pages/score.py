@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Mapping
 from html import escape
 from typing import Any
@@ -182,8 +183,8 @@ def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any]]:
                     for col, row in zip(cols[1:], ROW_NAMES, strict=True)]
             seats.append(seat_entry(seat["seat"], player.strip(), *(r.strip() for r in rows)))
             slots.append(st.container())
-    for seat in seats:  # names are remembered for the session
-        if seat["name"]:
+    for seat in seats:  # names are remembered for the session (not the "Player 3" placeholders)
+        if seat["name"] and not re.fullmatch(r"Player \d", seat["name"]):
             st.session_state["seat_names"][seat["seat"]] = seat["name"]
     return seats, slots
 

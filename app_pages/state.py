@@ -6,6 +6,7 @@ the database, which every tab and process shares through :mod:`referee.storage`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import tempfile
 from dataclasses import dataclass
@@ -48,8 +49,25 @@ def init() -> None:
     for key, value in defaults.items():
         if key not in st.session_state:
             st.session_state[key] = value
+    _apply_pending()
+    # The open session is in the address (?session=N), so a reload, or another phone at the
+    # table given the same link, opens it too.
+    if st.session_state["session_id"] is None and not st.session_state.get("url_checked"):
+        st.session_state["url_checked"] = True
+        wanted = st.query_params.get("session")
+        if wanted:
+            with contextlib.suppress(ValueError, InputError):  # a stale or mistyped link: no session
+                open_session(db().session(int(wanted)))
+            _apply_pending()
+    if st.session_state["session_id"] is not None:
+        st.query_params["session"] = str(st.session_state["session_id"])
+    elif "session" in st.query_params:
+        del st.query_params["session"]
+
+
+def _apply_pending() -> None:
     # Settings changed by a page (opening a session) after the sidebar's widgets were drawn
-    # are applied here, on the next run, before the widgets exist.
+    # are applied on the next run, before the widgets exist.
     for key, value in st.session_state.pop("pending_settings", {}).items():
         st.session_state[key] = value
 

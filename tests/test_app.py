@@ -503,3 +503,21 @@ def test_history_session_details_and_delete(app: AppTest) -> None:
     app.run()
     assert not app.exception
     assert any("No sessions yet" in t for t in texts(app, "info"))
+
+
+def test_session_link_opens_the_session_in_another_tab(app: AppTest) -> None:
+    app.sidebar.selectbox[0].set_value("popular").run()
+    start_session(app, "Ann, Bob")
+    sid = app.session_state["session_id"]
+    assert app.query_params["session"] in (str(sid), [str(sid)])
+    other = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    other.query_params["session"] = str(sid)
+    other.run()
+    assert not other.exception
+    assert other.session_state["session_id"] == sid
+    assert other.session_state["rules_choice"] == "popular"
+    assert other.session_state["seat_names"] == {"bottom": "Ann", "right": "Bob"}
+    stale = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    stale.query_params["session"] = "999"
+    stale.run()
+    assert not stale.exception and stale.session_state["session_id"] is None
