@@ -4,6 +4,8 @@ The picture frame around three pages (score a table, check an arrangement, sessi
 history) that share this tab's settings (the sidebar) and one database.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from app_pages import state
@@ -14,9 +16,10 @@ st.set_page_config(page_title="十三水 referee", page_icon="🂡", layout="cen
 state.init()
 state.style()
 state.sidebar()
+PAGES = Path(__file__).resolve().parent / "app_pages"  # absolute: the app may be started from anywhere
 page = st.navigation([
-    st.Page("app_pages/score.py", title="Score a table", icon=":material/photo_camera:", default=True),
-    st.Page("app_pages/check.py", title="Check a hand", icon=":material/playing_cards:"),
-    st.Page("app_pages/history.py", title="History", icon=":material/history:"),
+    st.Page(PAGES / "score.py", title="Score a table", icon=":material/photo_camera:", default=True),
+    st.Page(PAGES / "check.py", title="Check a hand", icon=":material/playing_cards:"),
+    st.Page(PAGES / "history.py", title="History", icon=":material/history:"),
 ])
 page.run()

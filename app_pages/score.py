@@ -126,12 +126,21 @@ def _photo_input() -> None:
     _read_photo(photo)
 
 
-def _problems_by_seat(reading: Mapping[str, Any] | None) -> dict[str | None, list[Mapping[str, Any]]]:
+def _problems_by_seat(reading: Mapping[str, Any] | None,
+                      seats: list[Seat]) -> dict[str | None, list[Mapping[str, Any]]]:
+    """The photo's problems by seat; one about a card but no seat goes to the seat whose rows hold the card."""
+    holder = {card: seats[i]["seat"] for card, (i, _) in card_locations(seats).items()}
     out: dict[str | None, list[Mapping[str, Any]]] = {}
     for problem in (reading or {}).get("problems", []):
         if problem.get("kind") in ("banker", "invalid_round"):  # this page picks the banker and checks the round
             continue
-        out.setdefault(problem.get("seat"), []).append(problem)
+        seat = problem.get("seat")
+        if seat is None and problem.get("card"):
+            try:
+                seat = holder.get(str(parse_cards(str(problem["card"]))[0]))
+            except InputError:
+                seat = None
+        out.setdefault(seat, []).append(problem)
     return out
 
 
@@ -158,7 +167,7 @@ def _show_photo(seats: list[Seat]) -> None:
             else:
                 st.image(to_rgb(photo.data), width="stretch")
     known = {s["seat"] for s in seats}
-    table_problems = [p for seat, problems in _problems_by_seat(st.session_state.get(READING)).items()
+    table_problems = [p for seat, problems in _problems_by_seat(st.session_state.get(READING), seats).items()
                       if seat not in known for p in problems]
     for problem in table_problems:
         st.markdown(_problem_html(problem), unsafe_allow_html=True)
@@ -189,11 +198,11 @@ def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any]]:
     return seats, slots
 
 
-def _fill_seat(slot: Any, seat: Seat, rules: Ruleset, scored: Mapping[str, Any] | None) -> None:
+def _fill_seat(slot: Any, seat: Seat, seats: list[Seat], rules: Ruleset, scored: Mapping[str, Any] | None) -> None:
     """Under a seat's inputs: its cards as tiles with categories, foul / special, score, and the
     photo's problems next to the cards they concern."""
     lang = state.language()
-    problems = _problems_by_seat(st.session_state.get(READING)).get(seat["seat"], [])
+    problems = _problems_by_seat(st.session_state.get(READING), seats).get(seat["seat"], [])
     flagged = [str(p["card"]) for p in problems if p.get("card")]
     player: Mapping[str, Any] | None = None
     if scored is not None:
@@ -372,7 +381,7 @@ def render() -> None:
             errors = [str(err)]
     for seat, slot in zip(seats, slots, strict=True):
         if any(seat[r] for r in ROW_NAMES):
-            _fill_seat(slot, seat, choice.rules, scored)
+            _fill_seat(slot, seat, seats, choice.rules, scored)
     if not playing:
         st.info("Type each player's rows, or upload a photo of the table.")
         return

@@ -8,6 +8,7 @@ detector's model files, it uploads the photo and checks the totals on the page.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -65,16 +66,14 @@ def _seed(db: Database) -> None:
                       ruleset_toml=ruleset_text("classic"))
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("browser")
-    db_path = folder / "referee.sqlite3"
-    _seed(Database(db_path))
+@contextlib.contextmanager
+def _streamlit(script: Path, folder: Path) -> Iterator[str]:
+    """``streamlit run SCRIPT`` on a free port with its own database; yields the URL once healthy."""
     port = _free_port()
-    env = dict(os.environ, **{DB_ENV: str(db_path), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"})
+    env = dict(os.environ, **{DB_ENV: str(folder / "referee.sqlite3"), "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"})
     log = (folder / "streamlit.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.port", str(port), "--server.address", "127.0.0.1"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -98,6 +97,57 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("browser")
+    _seed(Database(folder / "referee.sqlite3"))
+    with _streamlit(ROOT / "app.py", folder) as url:
+        yield url
+
+
+# The app with a stand-in detector that 'sees' two laid-out hands (tests/test_layout.py's table), one
+# card read with low confidence: the whole photo flow in a browser without the model files.
+STAND_IN_APP = """
+import runpy, sys
+from dataclasses import replace
+sys.path[:0] = [{root!r}, {tests!r}]
+import test_layout
+from app_pages import reader
+from vision.types import Detections
+
+CARDS = test_layout.table(["bottom", "top"])
+CARDS[3] = replace(CARDS[3], confidence=0.3)
+reader.detector = lambda: (lambda image: Detections(width=1000, height=1000, cards=tuple(CARDS)))
+runpy.run_path({app!r}, run_name="__main__")
+"""
+
+
+def _table_photo(path: Path) -> None:
+    """A green table with white cards where the stand-in detector 'sees' them."""
+    import test_layout
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (1000, 1000), (22, 96, 52))
+    draw = ImageDraw.Draw(image)
+    for card in test_layout.table(["bottom", "top"]):
+        assert card.outline is not None
+        draw.polygon(card.outline, fill=(250, 250, 245), outline=(60, 60, 60))
+        x, y = card.outline[0] if card.up == 0 else card.outline[2]
+        colour = (200, 30, 30) if card.card.suit.is_red else (20, 20, 20)
+        draw.text((x + (4 if card.up == 0 else -16), y + (4 if card.up == 0 else -16)), str(card.card), fill=colour)
+    image.save(path, format="JPEG", quality=90)
+
+
+@pytest.fixture(scope="module")
+def stand_in_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    pytest.importorskip("vision.pipeline", reason="the photo pipeline (vision) is not installed")
+    folder = tmp_path_factory.mktemp("browser-photo")
+    script = folder / "stand_in_app.py"
+    script.write_text(STAND_IN_APP.format(root=str(ROOT), tests=str(ROOT / "tests"), app=str(ROOT / "app.py")))
+    with _streamlit(script, folder) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -241,4 +291,30 @@ def test_photo_fixture_totals_on_the_page(server: str, browser: Any, photo: Path
     body = page.inner_text("body")
     for score in expected["totals"].values():
         assert f"{int(score):+d}" in body
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_photo_flow_with_a_stand_in_detector(stand_in_server: str, browser: Any, viewport: str,
+                                             tmp_path: Path) -> None:
+    import test_layout
+
+    photo = tmp_path / "table.jpg"
+    _table_photo(photo)
+    rows = {n: [r.strip() for r in test_layout.HANDS[s].split("|")] for n, s in (("Player 1", "bottom"),
+                                                                                 ("Player 2", "top"))}
+    expected = settle(Round.from_json({"players": [{"name": n, "head": r[0], "middle": r[1], "tail": r[2]}
+                                                   for n, r in rows.items()]}), load_ruleset("classic"))
+    page = _open(browser, stand_in_server, viewport)
+    page.get_by_text("Score a table").first.wait_for()
+    page.locator("input[type=file]").first.set_input_files(str(photo))
+    page.get_by_text("Pair by pair").first.wait_for(timeout=60_000)
+    _settle(page)
+    _no_exception(page)
+    totals = page.locator(".ssr-totals").first.inner_text()
+    for player in expected.players:
+        shown = f"{player.score:+d}".replace("-", "\u2212") if player.score else "0"
+        assert f"{player.name}\n{shown}" in totals, totals
+    assert page.locator(".ssr-flag").count() >= 1  # the low-confidence card, outlined where it lies
+    _shot(page, f"score-photo-{viewport}")
     page.context.close()
