@@ -22,7 +22,7 @@ $(VENV)/.installed-test: pyproject.toml
 	touch $@ $(VENV)/.installed-app
 
 app: $(VENV)/.installed-app
-	$(VENV)/bin/streamlit run app.py --browser.gatherUsageStats false
+	$(VENV)/bin/streamlit run app.py --browser.gatherUsageStats false --server.maxUploadSize 40
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check referee vision datasets tests benchmarks app.py app_pages
