@@ -9,6 +9,7 @@ and every amount is what player ``a`` receives from player ``b`` (negative: pays
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Literal
@@ -117,21 +118,33 @@ def settle(round_: Round, rules: Ruleset) -> Settlement:
     """Score one round under ``rules``; always zero-sum."""
     round_.checked_for(rules)
     banker = round_.banker if rules.mode == "banker" else None
-    sides = {p.name: _Side(p, analyse(p.rows, rules), p.name == banker) for p in round_.players}
+    reports = {p.name: analyse(p.rows, rules) for p in round_.players}
+    pairs = settle_pairs([(p, reports[p.name]) for p in round_.players], rules, banker)
     names = [p.name for p in round_.players]
-    if banker is not None:
-        matchups = [(banker, n) for n in names if n != banker]
-    else:
-        matchups = list(combinations(names, 2))
-    special_at_table = any(s.report.special is not None for s in sides.values())
-    pairs = [_settle_pair(sides[a], sides[b], rules, len(names), special_at_table) for a, b in matchups]
-    pairs = _apply_home_run(pairs, names, rules)
     scores = dict.fromkeys(names, 0)
     for pair in pairs:
         scores[pair.a] += pair.points
         scores[pair.b] -= pair.points
-    players = tuple(PlayerResult(name=n, score=scores[n], report=sides[n].report) for n in names)
+    players = tuple(PlayerResult(name=n, score=scores[n], report=reports[n]) for n in names)
     return Settlement(rules=rules.name, mode=rules.mode, banker=banker, players=players, pairs=tuple(pairs))
+
+
+def settle_pairs(hands: Sequence[tuple[PlayerHand, HandReport]], rules: Ruleset,
+                 banker: str | None) -> list[PairResult]:
+    """Every pair's result for players already analysed (``banker`` only in banker mode).
+
+    This is the settlement itself; :func:`settle` adds the analysis and the totals, and
+    the solver calls it directly on reports it has computed faster.
+    """
+    sides = {p.name: _Side(p, report, p.name == banker) for p, report in hands}
+    names = [p.name for p, _ in hands]
+    if banker is not None:
+        matchups = [(banker, n) for n in names if n != banker]
+    else:
+        matchups = list(combinations(names, 2))
+    special_at_table = any(report.special is not None for _, report in hands)
+    pairs = [_settle_pair(sides[a], sides[b], rules, len(names), special_at_table) for a, b in matchups]
+    return _apply_home_run(pairs, names, rules)
 
 
 def _special_payment(a: _Side, b: _Side, rules: Ruleset) -> tuple[str | None, str | None, int]:

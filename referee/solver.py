@@ -47,7 +47,7 @@ from referee.evaluate import (
 from referee.hand import HandReport, RowReport, foul_reason, laid_special, row_values
 from referee.round import PlayerHand
 from referee.ruleset import Ruleset, load_ruleset
-from referee.settle import _apply_home_run, _settle_pair, _Side
+from referee.settle import settle_pairs
 from referee.specials import PREDICATES, HandFacts, Rows
 
 __all__ = [
@@ -538,16 +538,10 @@ def _opponent_seat(indices: IntArray, rules: Ruleset) -> _Seat:
 def _table_score(seats: Sequence[_Seat], rules: Ruleset, banker: int | None) -> int:
     """Seat 0's score at this table, exactly as settle() scores it (seat 0 is 'you')."""
     names = [f"p{i}" for i in range(len(seats))]
-    sides = {n: _Side(PlayerHand(name=n, rows=s.rows), s.report, i == banker) for i, (n, s) in
-             enumerate(zip(names, seats, strict=True))}
     if rules.mode == "banker":
         assert banker is not None
-        matchups = [(names[banker], n) for n in names if n != names[banker]]
-    else:
-        matchups = list(combinations(names, 2))
-    special_at_table = any(s.report.special is not None for s in seats)
-    pairs = [_settle_pair(sides[a], sides[b], rules, len(names), special_at_table) for a, b in matchups]
-    pairs = _apply_home_run(pairs, names, rules)
+    hands = [(PlayerHand(name=n, rows=s.rows), s.report) for n, s in zip(names, seats, strict=True)]
+    pairs = settle_pairs(hands, rules, names[banker] if rules.mode == "banker" and banker is not None else None)
     score = 0
     for pair in pairs:
         if pair.a == "p0":
