@@ -143,3 +143,19 @@ def test_banker_mode_needs_a_banker_seat() -> None:
     assert reading.settlement is None and [p.kind for p in reading.problems] == ["banker"]
     reading = read_photo(image, load_ruleset("fuzhou"), banker="top", detector=det)
     assert reading.settlement is not None and reading.settlement.total == 0
+
+
+def test_a_card_read_from_its_bottom_right_index_joins_its_seat_and_row() -> None:
+    dets = table(["bottom", "top"])
+    flipped = []
+    for d in dets:
+        if str(d.card) == "9d":  # bottom's middle row: only its bottom-right index was read
+            assert d.outline is not None and d.up is not None
+            o = d.outline
+            d = CardDetection(card=d.card, confidence=d.confidence, box=d.box, outline=(o[2], o[3], o[0], o[1]),
+                              up=(d.up + 180) % 360)
+        flipped.append(d)
+    result = layout_table(flipped)
+    assert not result.problems
+    bottom = next(s for s in result.seats if s.seat == "bottom")
+    assert " | ".join(rows_of(bottom)) == HANDS["bottom"]

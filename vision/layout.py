@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -263,7 +263,19 @@ def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], 
     return best
 
 
+def _facing_seat(card: CardDetection, up: float) -> CardDetection:
+    """A card whose facing is opposite its seat's was read from its bottom-right index:
+    turn it half round (same rectangle, corners renamed) so its top-left is the anchor."""
+    if card.up is None or abs((card.up - up + 180) % 360 - 180) <= 90:
+        return card
+    outline = card.outline
+    if outline is not None:
+        outline = (outline[2], outline[3], outline[0], outline[1])
+    return replace(card, up=(card.up + 180) % 360, outline=outline)
+
+
 def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem]) -> SeatLayout:
+    group = [_facing_seat(c, up) for c in group]
     if len(group) != HAND_SIZE:
         problems.append(Problem(kind="card_count", seat=seat,
                                 message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}"))
