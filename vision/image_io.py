@@ -60,7 +60,8 @@ def read_image(source: bytes | str | Path, name: str | None = None) -> BGRImage:
             pixels = re.search(r"\((\d+) pixels\)", str(err))
             size = f" ({int(pixels.group(1)) / 1e6:.0f} MP)" if pixels else ""
             raise InputError(f"{label} is too large{size}; the limit is {MAX_PIXELS / 1e6:.0f} MP") from None
-        except UnidentifiedImageError:
+        except (UnidentifiedImageError, ImportError):
+            # ImportError: ultralytics (training only) patches Image.open to try an optional HEIC plugin
             raise InputError(f"{label} is not an image this referee can read ({FORMATS})") from None
         except (OSError, SyntaxError, ValueError) as err:
             raise InputError(f"{label} is damaged or truncated ({err})") from None
