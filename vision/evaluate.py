@@ -45,8 +45,14 @@ def _inside(pt: tuple[float, float], poly: np.ndarray) -> bool:
     return cv2.pointPolygonTest(poly.astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
 
 
-def ensure_test_scenes(n: int, seed: int, out: Path = SYN) -> list[Path]:
-    truth = out / "truth" / "test"
+VAL = ROOT / "datasets" / "generated" / "detector" / "scenes"
+
+
+def ensure_test_scenes(n: int, seed: int, out: Path = SYN, split: str = "test") -> list[Path]:
+    """The first ``n`` scenes of a split (generated when missing; ``split='val'`` only reads)."""
+    truth = out / "truth" / split
+    if split != "test":
+        return sorted(truth.glob("*.json"))[:n]
     have = len(list(truth.glob("*.json"))) if truth.exists() else 0
     if have < n:
         subprocess.run([sys.executable, "-m", "datasets.synth", "--n", str(n - have), "--start", str(have),
@@ -80,10 +86,12 @@ def score_scene(truth: dict[str, Any], found: Detections) -> tuple[int, int, int
     return tp, len(found.cards), len(visible), found_visible, mistakes
 
 
-def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool = False) -> dict[str, Any]:
+def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool = False,
+                       split: str = "test") -> dict[str, Any]:
     groups: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     all_cards = 0
-    for f in ensure_test_scenes(n, seed):
+    files = ensure_test_scenes(n, seed) if split == "test" else ensure_test_scenes(n, seed, VAL, split)
+    for f in files:
         truth = json.loads(f.read_text())
         found = detector.detect(read_image(f.parent.parent.parent / truth["image"]))
         tp, nd, nv, fv, mistakes = score_scene(truth, found)
@@ -103,7 +111,7 @@ def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool 
     for key, (tp, nd, nv, fv) in sorted(groups.items()):
         table[key] = {"precision": tp / nd if nd else 1.0, "recall": fv / nv if nv else 1.0, "detections": nd,
                       "cards": nv}
-    return {"scenes": n, "cards_total": all_cards, "groups": table}
+    return {"scenes": len(files), "split": split, "cards_total": all_cards, "groups": table}
 
 
 def edje_items(split: str = "test") -> list[tuple[Path, list[tuple[str, tuple[float, float, float, float]]]]]:
@@ -176,18 +184,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=MODELS)
     ap.add_argument("--synthetic", type=int, default=80, help="test-family scenes (0 = skip)")
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--val", action="store_true",
+                    help="score the VALIDATION-family scenes of the training run instead (for tuning thresholds)")
+    ap.add_argument("--det-conf", type=float, default=None, help="override the stage-1 score threshold")
+    ap.add_argument("--cls-conf", type=float, default=None, help="override the stage-2 probability threshold")
+    ap.add_argument("--work-side", type=int, default=None, help="override the stage-1 working resolution")
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the numbers here")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every mistake")
     args = ap.parse_args(argv)
     detector = CardDetector(args.models)
-    report: dict[str, Any] = {}
+    if args.det_conf is not None:
+        detector.det_conf = args.det_conf
+    if args.cls_conf is not None:
+        detector.cls_conf = args.cls_conf
+    if args.work_side is not None:
+        detector.work_side = args.work_side
+    report: dict[str, Any] = {"det_conf": detector.det_conf, "cls_conf": detector.cls_conf,
+                              "work_side": detector.work_side}
     if args.synthetic:
         t0 = time.perf_counter()
-        syn = evaluate_synthetic(detector, args.synthetic, args.seed, args.verbose)
+        syn = evaluate_synthetic(detector, args.synthetic, args.seed, args.verbose, "val" if args.val else "test")
         report["synthetic"] = syn
-        print(f"synthetic test families: {syn['scenes']} scenes ({time.perf_counter() - t0:.0f} s)")
+        print(f"synthetic {'VALIDATION' if args.val else 'test'} families: {syn['scenes']} scenes "
+              f"({time.perf_counter() - t0:.0f} s)")
         print(f"  {'group':14s} {'precision':>9s} {'recall':>8s} {'dets':>6s} {'cards':>6s}")
         for key, g in syn["groups"].items():
             print(f"  {key:14s} {g['precision']:9.4f} {g['recall']:8.4f} {g['detections']:6d} {g['cards']:6d}")

@@ -326,7 +326,7 @@ def _augment(x: Any, gen: Any) -> Any:
 
 
 def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
-                     batch: int = 256, lr: float = 2e-3) -> Path:
+                     batch: int = 256, lr: float = 2e-3, init: Path | None = None) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -359,6 +359,9 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
         opt.load_state_dict(ck["opt"])
         state = ck["state"]
         log(f"cls: resuming after epoch {state['epoch']}")
+    elif init is not None:
+        model.load_state_dict(torch.load(init, weights_only=False)["model"])
+        log(f"cls: starting from {init}")
     budget = hours * 3600 if hours else None
     total_epochs = epochs
     gen = torch.Generator().manual_seed(1234 + state["epoch"])
@@ -475,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det-hours", type=float, default=0.9, help="time budget for stage 1 (0 = use epochs)")
     ap.add_argument("--cls-epochs", type=int, default=8)
     ap.add_argument("--cls-hours", type=float, default=0.35, help="time budget for stage 2 (0 = use epochs)")
+    ap.add_argument("--cls-lr", type=float, default=2e-3, help="stage-2 peak learning rate")
+    ap.add_argument("--cls-init", type=Path, default=None, help="stage-2 weights to start from (a second phase)")
+    ap.add_argument("--cls-run", default="cls", help="stage-2 run folder name under <out>/runs")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,det", help="which stages to train, in order")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
@@ -494,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.export_only:
         for kind in stages:
             if kind == "cls":
-                export_classifier(runs / "cls" / "best.pt", args.models)
+                export_classifier(runs / args.cls_run / "best.pt", args.models)
                 continue
             w = runs / kind / "weights"
             pt = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
@@ -516,7 +522,8 @@ def main(argv: list[str] | None = None) -> int:
         elif kind == "cls":
             log(f"crops: {build_crops(scenes, 'train', crops_dir, args.seed, args.scenes)} train")
             log(f"crops: {build_crops(scenes, 'val', crops_dir, args.seed + 1, args.val_scenes)} val")
-            best = train_classifier(crops_dir, runs / "cls", args.cls_epochs, args.cls_hours or None, args.resume)
+            best = train_classifier(crops_dir, runs / args.cls_run, args.cls_epochs, args.cls_hours or None,
+                                    args.resume, lr=args.cls_lr, init=args.cls_init)
             export_classifier(best, args.models)
         else:
             raise SystemExit(f"unknown stage {kind!r}")
