@@ -141,25 +141,52 @@ def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float
 ROW_SEPARATION = 1.5  # gaps between rows must be this many times wider than any gap inside a row
 
 
-def _split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
-    """Three rows ordered farthest to nearest in the player's frame, or None if the
-    cards do not form three clearly separate rows."""
-    if len(cards) < 3:
-        return None
-    rx, ry = _row_direction(cards, up_deg)
+ROW_TILT_SEARCH_DEG = 25  # rows may run this far off the cards' own across direction (perspective, sloppy laying)
+
+
+def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: float,
+           ) -> tuple[float, list[list[int]]] | None:
+    """Split anchors into three bands across direction (rx, ry): (separation, bands far to near)."""
     ux, uy = _up_vector(up_deg)
     nx, ny = (ry, -rx) if ry * ux - rx * uy >= 0 else (-ry, rx)  # normal to the rows, toward the far side
-    anchors = [_anchor(c) for c in cards]
     far = np.array([x * nx + y * ny for x, y in anchors])
     along = np.array([x * rx + y * ry for x, y in anchors])
     order = np.argsort(-far)  # farthest first
     gaps = -np.diff(far[order])
     cut = sorted(np.argsort(-gaps)[:2].tolist())
     inside = np.delete(gaps, cut)
-    if inside.size and gaps[cut].min() < ROW_SEPARATION * inside.max():
-        return None
+    separation = float(gaps[cut].min() / max(float(inside.max()), 1e-6)) if inside.size else math.inf
     bands = [order[: cut[0] + 1], order[cut[0] + 1: cut[1] + 1], order[cut[1] + 1:]]
-    return tuple([cards[i] for i in sorted(band.tolist(), key=lambda i: along[i])] for band in bands)
+    return separation, [sorted(band.tolist(), key=lambda i: along[i]) for band in bands]
+
+
+def _split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
+    """Three rows ordered farthest to nearest in the player's frame, or None if the
+    cards do not form three clearly separate rows.
+
+    The rows' direction starts from the cards' own (top edges, or across their facing)
+    and is searched within ±ROW_TILT_SEARCH_DEG for the clearest three bands, preferring
+    splits that give 3 + 5 + 5."""
+    if len(cards) < 3:
+        return None
+    rx, ry = _row_direction(cards, up_deg)
+    anchors = [_anchor(c) for c in cards]
+    best: tuple[bool, float, list[list[int]]] | None = None
+    for offset in range(-ROW_TILT_SEARCH_DEG, ROW_TILT_SEARCH_DEG + 1):
+        a = math.radians(offset)
+        dx, dy = rx * math.cos(a) - ry * math.sin(a), rx * math.sin(a) + ry * math.cos(a)
+        found = _bands(anchors, dx, dy, up_deg)
+        if found is None:
+            continue
+        separation, bands = found
+        sizes_ok = sorted(len(b) for b in bands) == sorted(ROW_SIZES)
+        # the cards' own direction wins ties: search outward from offset 0
+        key = (sizes_ok, separation - 0.002 * abs(offset))
+        if best is None or key > (best[0], best[1]):
+            best = (sizes_ok, key[1], bands)
+    if best is None or best[1] < ROW_SEPARATION:
+        return None
+    return tuple([cards[i] for i in band] for band in best[2])
 
 
 def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetection], ...] | None:
