@@ -206,11 +206,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     """Group ``detections`` into seats and rows; report every problem found."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
-    cards = _drop_duplicates(list(detections), problems)
-    for c in cards:
-        if c.confidence < config.min_confidence:
-            problems.append(Problem(kind="low_confidence", card=str(c.card),
-                                    message=f"{c.card} was read with low confidence ({c.confidence:.2f}): check it"))
+    cards = _drop_duplicates(list(detections), problems, config.min_confidence)
     groups = _seat_groups(cards)
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
@@ -223,28 +219,56 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
         names_used[name] += 1
         seat_name = name if names_used[name] == 1 else f"{name}-{names_used[name]}"
         seats.append(_seat_layout(seat_name, group, up, problems))
+        for c in group:
+            if c.confidence < config.min_confidence:
+                problems.append(Problem(kind="low_confidence", seat=seat_name, card=str(c.card),
+                                        message=f"{seat_name}: {c.card} was read with low confidence "
+                                                f"({c.confidence:.2f}): check it"))
     for c in unassigned:
-        problems.append(Problem(kind="unassigned_card", card=str(c.card),
-                                message=f"{c.card} lies apart from every player's cards"))
+        # A weak read away from every player is clutter; if it was one of their cards, that
+        # player is a card short, which is reported there.
+        weak = c.confidence < config.min_confidence
+        problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not weak,
+                                message=f"{c.card} lies apart from every player's cards"
+                                        + (f" (ignored: read with confidence {c.confidence:.2f})" if weak else "")))
     if not 2 <= len(seats) <= 4:
         problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
     seats.sort(key=lambda s: ("bottom", "right", "top", "left").index(s.seat.split("-")[0]))
     return TableLayout(seats=tuple(seats), unassigned=tuple(unassigned), problems=tuple(problems))
 
 
-def _drop_duplicates(cards: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
-    best: dict[str, CardDetection] = {}
-    for c in cards:
-        key = str(c.card)
-        if key in best:
-            problems.append(Problem(kind="duplicate_card", card=key,
-                                    message=f"{key} is seen twice: one deck has each card once"))
-            if c.confidence > best[key].confidence:
-                best[key] = c
-        else:
-            best[key] = c
-    kept = set(map(id, best.values()))
-    return [c for c in cards if id(c) in kept]
+SAME_CARD = 0.6  # two reads of one identity whose outlines' centres are this close (in card heights) are one card
+
+
+def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_confidence: float,
+                     ) -> list[CardDetection]:
+    """One detection per identity. Two reads of a card whose estimated outlines coincide are its
+    two corner indices (merged); reads far apart are a card seen twice (a problem), unless the
+    second is a weak read beside a confident one: then it is dropped with a note (if it was
+    another card misread, that card's player is a card short, which is reported)."""
+    by_card: dict[str, list[CardDetection]] = defaultdict(list)
+    for c in sorted(cards, key=lambda c: -c.confidence):
+        by_card[str(c.card)].append(c)
+    kept: list[CardDetection] = []
+    for key, reads in by_card.items():
+        best = reads[0]
+        for other in reads[1:]:
+            (x0, y0), (x1, y1) = best.center, other.center
+            if math.hypot(x1 - x0, y1 - y0) < SAME_CARD * max(_card_size(best), _card_size(other)):
+                boxes = best.index_boxes + other.index_boxes
+                best = replace(best, index_boxes=boxes, box=(
+                    min(best.box[0], other.box[0]), min(best.box[1], other.box[1]),
+                    max(best.box[2], other.box[2]), max(best.box[3], other.box[3])))
+            elif other.confidence < min_confidence <= best.confidence:
+                problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
+                                        message=f"{key} is seen twice; the weak read ({other.confidence:.2f}) "
+                                                "is ignored"))
+            else:
+                problems.append(Problem(kind="duplicate_card", card=key,
+                                        message=f"{key} is seen twice: one deck has each card once"))
+        kept.append(best)
+    order = {id(c): i for i, c in enumerate(cards)}
+    return sorted(kept, key=lambda c: order.get(id(c), len(order)))
 
 
 def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], float]]:
