@@ -1,0 +1,89 @@
+"""Photo → settlement end to end with the committed detector, on committed fixture photos.
+
+Fixtures are synthetic tables of the held-out test card families (never trained on):
+``NAME.jpg`` with ``NAME.expected.json`` = ``{"rules", "banker", "totals": {seat: points}}``
+(scored exactly), or ``NAME.problems.json`` = ``{"rules", "problems": [{"kind", "seat"}]}``
+(the photo must not be scored, and must report exactly these blocking problems).
+``tests/fixtures/photos/README.md`` says which scene each one is and what it shows.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import load_ruleset
+from vision.pipeline import Detector, read_photo
+
+FIXTURES = Path(__file__).parent / "fixtures" / "photos"
+SCORED = sorted(p for p in FIXTURES.glob("*.jpg") if p.with_suffix(".expected.json").exists())
+PROBLEMS = sorted(p for p in FIXTURES.glob("*.jpg") if p.with_suffix(".problems.json").exists())
+
+
+@cache
+def detector() -> Detector:
+    from vision.detector import CardDetector
+
+    if not CardDetector.available():
+        pytest.fail("the committed detector is missing from models/")
+    return CardDetector().detect
+
+
+def expected(photo: Path, suffix: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(photo.with_suffix(suffix).read_text())
+    return data
+
+
+@pytest.mark.parametrize("photo", SCORED, ids=lambda p: p.stem)
+def test_fixture_scored_exactly(photo: Path) -> None:
+    want = expected(photo, ".expected.json")
+    reading = read_photo(photo, load_ruleset(want["rules"]), banker=want.get("banker"), detector=detector())
+    assert [p.message for p in reading.problems if p.blocking] == []
+    assert reading.settlement is not None
+    assert {p.name: p.score for p in reading.settlement.players} == want["totals"]
+
+
+@pytest.mark.parametrize("photo", PROBLEMS, ids=lambda p: p.stem)
+def test_fixture_problem_reported(photo: Path) -> None:
+    want = expected(photo, ".problems.json")
+    reading = read_photo(photo, load_ruleset(want["rules"]), detector=detector())
+    assert reading.settlement is None
+    blocking = sorted({(p.kind, p.seat) for p in reading.problems if p.blocking}, key=str)
+    assert blocking == sorted({(p["kind"], p["seat"]) for p in want["problems"]}, key=str)
+
+
+def test_there_are_fixtures() -> None:
+    assert len(SCORED) >= 3 and len(PROBLEMS) >= 1
+
+
+def test_cli_photo_json_and_annotation(tmp_path: Path) -> None:
+    photo = SCORED[0]
+    want = expected(photo, ".expected.json")
+    out = tmp_path / "annotated.jpg"
+    args = [sys.executable, "-m", "referee", "photo", str(photo), "--rules", want["rules"], "--json",
+            "--annotate", str(out)]
+    if want.get("banker"):
+        args += ["--banker", want["banker"]]
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    data = json.loads(done.stdout)
+    assert {p["name"]: p["score"] for p in data["round"]["players"]} == want["totals"]
+    assert [s["seat"] for s in data["seats"]] == list(want["totals"])
+    assert out.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"", "is empty"), (b"GIF89a not really", "not an image"), (b"\xff\xd8\xff\xe0" + b"\x00" * 50, "")],
+)
+def test_cli_photo_bad_image_exit_2(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(content)
+    done = subprocess.run([sys.executable, "-m", "referee", "photo", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
