@@ -96,6 +96,9 @@ class CardDetector:
         self.work_side = work_side
         self.tile = tile
         self.big_index = 22.0
+        self.zoom = True            # crop-and-zoom pass for small indices
+        self.zoom_below = 20.0      # median index long side (working-scale px) that triggers it
+        self.zoom_target = 34.0     # index long side after zooming (the training scenes' median)
         # test-time crops (dx, dy, scale): the mean of their probabilities is the reading
         # (5 crops: validation-family precision 0.921 -> 0.955 at equal recall; ~+0.25 s on 52 cards)
         self.tta: tuple[tuple[float, float, float], ...] = (
@@ -144,11 +147,50 @@ class CardDetector:
             parts.append((b2 / (f * g), s2))
         allb = np.concatenate([p[0] for p in parts]).astype(np.float32)
         alls = np.concatenate([p[1] for p in parts]).astype(np.float32)
+        if self.zoom:
+            zb, zs = self._zoom_pass(image, allb, alls, f)
+            allb, alls = np.concatenate([allb, zb]), np.concatenate([alls, zs])
         keep = nms(allb, alls, 0.45)
         allb = allb[keep]
         allb[:, [0, 2]] = allb[:, [0, 2]].clip(0, w)
         allb[:, [1, 3]] = allb[:, [1, 3]].clip(0, h)
         return allb, alls[keep]
+
+    def _zoom_pass(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32, f: float) -> tuple[F32, F32]:
+        """Crop-and-zoom: when the indices found are small at the working scale, search each group
+        of them again in a crop of the full-resolution photo enlarged to the training scale."""
+        empty = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
+        good = scores >= 0.35
+        if good.sum() < 3:
+            return empty
+        b = boxes[good]
+        med = float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))  # original px
+        if med * f >= self.zoom_below:
+            return empty
+        h, w = image.shape[:2]
+        z = self.zoom_target / med  # original px -> zoomed px
+        # groups: the boxes grown by a few index sizes, joined on a coarse mask
+        q = max(1.0, med)
+        mask = np.zeros((int(h / q) + 1, int(w / q) + 1), np.uint8)
+        for x1, y1, x2, y2 in b / q:
+            cv2.rectangle(mask, (int(x1 - 4), int(y1 - 4)), (int(x2 + 4), int(y2 + 4)), 255, -1)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        out_b, out_s = [], []
+        for i in range(1, n):
+            x, y, bw, bh = (float(v) * q for v in stats[i, :4])
+            x1, y1, x2, y2 = max(0, int(x)), max(0, int(y)), min(w, int(x + bw)), min(h, int(y + bh))
+            crop = image[y1:y2, x1:x2]
+            zz = min(z, self.work_side / max(crop.shape[:2]))
+            if zz <= 1.2 * f:  # not really larger than the first pass
+                continue
+            big = cv2.resize(crop, (round(crop.shape[1] * zz), round(crop.shape[0] * zz)),
+                             interpolation=cv2.INTER_CUBIC if zz > 1 else cv2.INTER_AREA)
+            zb, zs = self._run_det(np.asarray(big, np.uint8), 0.0)
+            out_b.append(zb / zz + np.array([x1, y1, x1, y1], np.float32))
+            out_s.append(zs)
+        if not out_b:
+            return empty
+        return np.concatenate(out_b).astype(np.float32), np.concatenate(out_s).astype(np.float32)
 
     # ------------------------------------------------------------------ stage 2
     def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:

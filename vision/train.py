@@ -1,6 +1,6 @@
 """Train the two-stage card detector and export it to ONNX in ``models/``.
 
-    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md)
+    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~2.5 h here
     python -m vision.train --resume             # go on after an interruption
     python -m vision.train --scenes 8 --det-epochs 1 --cls-epochs 1 --out /tmp/x  # smoke run
 
@@ -475,18 +475,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=1600, help="scene long side in px (datasets.synth --size)")
     ap.add_argument("--tiles-per-scene", type=int, default=4)
     ap.add_argument("--det-epochs", type=int, default=12)
-    ap.add_argument("--det-hours", type=float, default=0.9, help="time budget for stage 1 (0 = use epochs)")
-    ap.add_argument("--cls-epochs", type=int, default=8)
-    ap.add_argument("--cls-hours", type=float, default=0.35, help="time budget for stage 2 (0 = use epochs)")
+    ap.add_argument("--det-hours", type=float, default=1.3, help="time budget for stage 1 (0 = use epochs)")
+    ap.add_argument("--cls-epochs", type=int, default=12)
+    ap.add_argument("--cls-hours", type=float, default=0.6, help="time budget for stage 2 (0 = use epochs)")
     ap.add_argument("--cls-lr", type=float, default=2e-3, help="stage-2 peak learning rate")
     ap.add_argument("--cls-init", type=Path, default=None, help="stage-2 weights to start from (a second phase)")
     ap.add_argument("--cls-run", default="cls", help="stage-2 run folder name under <out>/runs")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,det", help="which stages to train, in order")
+    ap.add_argument("--stages", default="cls,cls2,det",
+                    help="which stages to train, in order: cls (classifier), cls2 (its second phase), det")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
-    ap.add_argument("--threads", type=int, default=2, help="torch threads (1 is faster on a busy machine)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (measured here: 1 is 2-6x faster than 2 on a shared 2-core machine)")
     ap.add_argument("--export-only", action="store_true", help="export the current best.pt files and stop")
     args = ap.parse_args(argv)
 
@@ -499,8 +501,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if args.export_only:
         for kind in stages:
-            if kind == "cls":
-                export_classifier(runs / args.cls_run / "best.pt", args.models)
+            if kind in ("cls", "cls2"):
+                run = runs / ("cls2" if kind == "cls2" else args.cls_run)
+                export_classifier(run / "best.pt", args.models)
                 continue
             w = runs / kind / "weights"
             pt = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
@@ -519,6 +522,12 @@ def main(argv: list[str] | None = None) -> int:
                                     hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.002,
                                     warmup_epochs=0.5))
             export(best, "det", DET_EXPORT, args.models)
+        elif kind == "cls2":  # phase 2: restart the cosine schedule from phase 1's best at half the rate
+            build_crops(scenes, "train", crops_dir, args.seed, args.scenes)
+            build_crops(scenes, "val", crops_dir, args.seed + 1, args.val_scenes)
+            best = train_classifier(crops_dir, runs / "cls2", 10, 0.5, args.resume, lr=1e-3,
+                                    init=runs / args.cls_run / "best.pt")
+            export_classifier(best, args.models)
         elif kind == "cls":
             log(f"crops: {build_crops(scenes, 'train', crops_dir, args.seed, args.scenes)} train")
             log(f"crops: {build_crops(scenes, 'val', crops_dir, args.seed + 1, args.val_scenes)} val")
