@@ -159,3 +159,19 @@ def test_a_card_read_from_its_bottom_right_index_joins_its_seat_and_row() -> Non
     assert not result.problems
     bottom = next(s for s in result.seats if s.seat == "bottom")
     assert " | ".join(rows_of(bottom)) == HANDS["bottom"]
+
+
+def test_a_seat_read_upside_down_keeps_its_place() -> None:
+    # Every card of the top player read from the wrong end (an index turned half round looks alike):
+    # the seat must still be "top", not swapped with the bottom player.
+    dets = []
+    for d in table(["bottom", "top"]):
+        if str(d.card) in HANDS["top"].split():
+            assert d.outline is not None and d.up is not None
+            o = d.outline
+            d = CardDetection(card=d.card, confidence=d.confidence, box=d.box, outline=(o[2], o[3], o[0], o[1]),
+                              up=(d.up + 180) % 360)
+        dets.append(d)
+    result = layout_table(dets)
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}

@@ -207,7 +207,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     config = config or LayoutConfig()
     problems: list[Problem] = []
     cards = _drop_duplicates(list(detections), problems, config.min_confidence)
-    groups = _seat_groups(cards)
+    groups = _face_the_table(_seat_groups(cards))
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
     names_used: dict[str, int] = defaultdict(int)
@@ -238,6 +238,29 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
 
 
 SAME_CARD = 0.6  # two reads of one identity whose outlines' centres are this close (in card heights) are one card
+
+
+FACING_AWAY_COS = 0.5  # a seat whose cards' tops point within 60° of straight away from the table is misread
+
+
+def _face_the_table(groups: list[tuple[list[CardDetection], float]]) -> list[tuple[list[CardDetection], float]]:
+    """Players' cards face the middle of the table. A seat whose cards all seem to face away
+    from it was read upside down (an index looks much the same turned half round): turn it."""
+    big = [g for g in groups if len(g[0]) >= 4]
+    if len(big) < 2:
+        return groups
+    centres = [np.mean([c.center for c in g], axis=0) for g, _ in big]
+    middle = np.mean(centres, axis=0)
+    out = []
+    for group, up in groups:
+        if len(group) >= 4:
+            away = np.mean([c.center for c in group], axis=0) - middle
+            norm = float(np.linalg.norm(away))
+            ux, uy = _up_vector(up)
+            if norm > 0 and (ux * away[0] + uy * away[1]) / norm > FACING_AWAY_COS:
+                up = (up + 180) % 360
+        out.append((group, up))
+    return out
 
 
 def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_confidence: float,
