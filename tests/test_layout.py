@@ -145,17 +145,18 @@ def test_banker_mode_needs_a_banker_seat() -> None:
     assert reading.settlement is not None and reading.settlement.total == 0
 
 
+def upside_down(d: CardDetection) -> CardDetection:
+    """The same card as read from its bottom-right index: facing and corners turned half round."""
+    assert d.outline is not None and d.up is not None
+    o = d.outline
+    return CardDetection(card=d.card, confidence=d.confidence, box=d.box, outline=(o[2], o[3], o[0], o[1]),
+                         up=(d.up + 180) % 360)
+
+
 def test_a_card_read_from_its_bottom_right_index_joins_its_seat_and_row() -> None:
     dets = table(["bottom", "top"])
-    flipped = []
-    for d in dets:
-        if str(d.card) == "9d":  # bottom's middle row: only its bottom-right index was read
-            assert d.outline is not None and d.up is not None
-            o = d.outline
-            d = CardDetection(card=d.card, confidence=d.confidence, box=d.box, outline=(o[2], o[3], o[0], o[1]),
-                              up=(d.up + 180) % 360)
-        flipped.append(d)
-    result = layout_table(flipped)
+    # bottom's middle-row 9d: only its bottom-right index was read
+    result = layout_table([upside_down(d) if str(d.card) == "9d" else d for d in dets])
     assert not result.problems
     bottom = next(s for s in result.seats if s.seat == "bottom")
     assert " | ".join(rows_of(bottom)) == HANDS["bottom"]
@@ -164,14 +165,7 @@ def test_a_card_read_from_its_bottom_right_index_joins_its_seat_and_row() -> Non
 def test_a_seat_read_upside_down_keeps_its_place() -> None:
     # Every card of the top player read from the wrong end (an index turned half round looks alike):
     # the seat must still be "top", not swapped with the bottom player.
-    dets = []
-    for d in table(["bottom", "top"]):
-        if str(d.card) in HANDS["top"].split():
-            assert d.outline is not None and d.up is not None
-            o = d.outline
-            d = CardDetection(card=d.card, confidence=d.confidence, box=d.box, outline=(o[2], o[3], o[0], o[1]),
-                              up=(d.up + 180) % 360)
-        dets.append(d)
-    result = layout_table(dets)
+    top = HANDS["top"].split()
+    result = layout_table([upside_down(d) if str(d.card) in top else d for d in table(["bottom", "top"])])
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
