@@ -165,13 +165,8 @@ def _show_solver(text: str, rules: Ruleset, toml: str) -> None:
 
 
 def render() -> None:
-    state.init()
-    st.title("Check a hand")
-    state.session_banner()
-    try:
-        choice = state.current_rules()
-    except InputError as err:
-        st.error(f"The ruleset could not be loaded: {err}")
+    choice = state.page_start("Check a hand")
+    if choice is None:
         return
     if "check_text" not in st.session_state:
         st.session_state["check_text"] = EXAMPLE

@@ -337,13 +337,8 @@ def _store(session_id: int, round_: Round, scored: Mapping[str, Any], seats: lis
 
 
 def render() -> None:
-    state.init()
-    st.title("Score a table")
-    state.session_banner()
-    try:
-        choice = state.current_rules()
-    except InputError as err:
-        st.error(f"The ruleset could not be loaded: {err}")
+    choice = state.page_start("Score a table")
+    if choice is None:
         return
     _photo_input()
     if st.session_state.get("score_error"):

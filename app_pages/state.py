@@ -165,6 +165,19 @@ def new_session(*, date: dt.date, place: str, players: list[str]) -> SessionReco
     return session
 
 
+def page_start(title: str) -> RulesChoice | None:
+    """The common top of a page: state, title, session banner and the ruleset (None, with the
+    reason shown, when the chosen rules cannot be loaded)."""
+    init()
+    st.title(title)
+    session_banner()
+    try:
+        return current_rules()
+    except InputError as err:
+        st.error(f"The ruleset could not be loaded: {err}")
+        return None
+
+
 def session_banner() -> None:
     """One line under each page title: the session and ruleset in force."""
     session = current_session()
