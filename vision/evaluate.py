@@ -157,16 +157,23 @@ def evaluate_edje(detector: CardDetector, verbose: bool = False) -> dict[str, An
             "detections_outside_cards": extra}
 
 
-def latency(detector: CardDetector, runs: int = 10) -> dict[str, float]:
+def twelve_mp_photo() -> bytes:
+    """A synthetic test-family scene upscaled to 12 MP (4000 x 3000), as JPEG bytes."""
     files = ensure_test_scenes(1, 13)
     truth = json.loads(files[0].read_text())
     image = read_image(files[0].parent.parent.parent / truth["image"])
     big = cv2.resize(image, (4000, 3000) if image.shape[1] >= image.shape[0] else (3000, 4000),
                      interpolation=cv2.INTER_CUBIC)
     _ok, jpg = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    data = jpg.tobytes()
+    return jpg.tobytes()
+
+
+def stage_times(detector: CardDetector, data: bytes, runs: int = 10) -> tuple[dict[str, list[float]], int]:
+    """Per-stage times (ms) of decoding and detecting ``data``, ``runs`` times after a warm-up,
+    and the number of cards found."""
     detector.detect(read_image(data))  # warm-up
     stages: dict[str, list[float]] = defaultdict(list)
+    cards = 0
     for _ in range(runs):
         t0 = time.perf_counter()
         img = read_image(data)
@@ -175,6 +182,12 @@ def latency(detector: CardDetector, runs: int = 10) -> dict[str, float]:
         for k, v in d.timing_ms.items():
             stages[k].append(v)
         stages["end_to_end"].append((time.perf_counter() - t0) * 1e3)
+        cards = len(d.cards)
+    return stages, cards
+
+
+def latency(detector: CardDetector, runs: int = 10) -> dict[str, float]:
+    stages, _cards = stage_times(detector, twelve_mp_photo(), runs)
     return {k: statistics.median(v) for k, v in stages.items()}
 
 
