@@ -102,7 +102,8 @@ def read_round(path: str) -> Round:
     return Round.from_json(data)
 
 
-def _score_text(data: dict[str, Any]) -> str:
+def score_text(data: dict[str, Any]) -> str:
+    """The readable table of a settlement's JSON (also used by ``referee photo``)."""
     lines = [f"rules: {data['rules']} ({data['mode']}" + (f", banker {data['banker']})" if data["banker"] else ")")]
     for p in data["players"]:
         flag = " FOUL" if p["foul"] else ""
@@ -130,7 +131,7 @@ def _score_text(data: dict[str, Any]) -> str:
 def cmd_score(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.rules)
     data = settle(read_round(args.round), rules).to_json()
-    _emit(args, data, _score_text(data))
+    _emit(args, data, score_text(data))
     return 0
 
 

@@ -108,15 +108,8 @@ def laid_special(cards: Sequence[Card] | HandFacts, rows: Rows | None, fouled: b
 def possible_special(cards: Sequence[Card] | HandFacts, rules: Ruleset) -> str | None:
     """The highest special the 13 cards could be laid as (any arrangement)."""
     facts = cards if isinstance(cards, HandFacts) else HandFacts(cards)
-    for predicate in _ordered_specials(rules):
-        if predicate.needs_rows:
-            if predicate.feasible is not None and not predicate.feasible(facts):
-                continue
-            if next(arrangements_for(predicate, facts.cards, rules), None) is not None:
-                return predicate.key
-        elif predicate.test(facts, None):
-            return predicate.key
-    return None
+    card_special, arrangement_special = specials_of(facts, None, True, rules)
+    return arrangement_special or card_special
 
 
 def arrangements_for(predicate: SpecialPredicate, cards: Sequence[Card], rules: Ruleset) -> Iterator[Rows]:

@@ -145,7 +145,7 @@ ROW_TILT_SEARCH_DEG = 25  # rows may run this far off the cards' own across dire
 
 
 def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: float,
-           ) -> tuple[float, list[list[int]]] | None:
+           ) -> tuple[float, list[list[int]]]:
     """Split anchors into three bands across direction (rx, ry): (separation, bands far to near)."""
     ux, uy = _up_vector(up_deg)
     nx, ny = (ry, -rx) if ry * ux - rx * uy >= 0 else (-ry, rx)  # normal to the rows, toward the far side
@@ -175,10 +175,7 @@ def _split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDet
     for offset in range(-ROW_TILT_SEARCH_DEG, ROW_TILT_SEARCH_DEG + 1):
         a = math.radians(offset)
         dx, dy = rx * math.cos(a) - ry * math.sin(a), rx * math.sin(a) + ry * math.cos(a)
-        found = _bands(anchors, dx, dy, up_deg)
-        if found is None:
-            continue
-        separation, bands = found
+        separation, bands = _bands(anchors, dx, dy, up_deg)
         sizes_ok = sorted(len(b) for b in bands) == sorted(ROW_SIZES)
         # the cards' own direction wins ties: search outward from offset 0
         key = (sizes_ok, separation - 0.002 * abs(offset))

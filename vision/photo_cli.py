@@ -35,9 +35,9 @@ def _text(data: dict[str, Any]) -> str:
     if data["round"] is None:
         lines.append("not scored: fix the problems above (or use --force to score the complete seats)")
     else:
-        from referee.cli import _score_text
+        from referee.cli import score_text
 
-        lines.append(_score_text(data["round"]))
+        lines.append(score_text(data["round"]))
     return "\n".join(lines)
 
 
