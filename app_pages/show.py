@@ -12,6 +12,7 @@ import streamlit as st
 from app_pages.glyphs import row_html, score_html, totals_html
 from app_pages.i18n import Language, name
 from referee.cards import parse_cards
+from referee.settle import bonus_parts
 
 
 def rows_block(rows: Sequence[Mapping[str, Any]], lang: Language, *, foul: bool = False,
@@ -66,15 +67,9 @@ def pairs_frame(data: Mapping[str, Any], lang: Language) -> pd.DataFrame:
     for pair in data.get("pairs", []):
         head, middle, tail = pair["rows"]
         extras = []
-        if pair.get("scoop"):
-            extras.append(f"{name('scoop', lang)} {pair['scoop']} {pair['scoop_points']:+d}")
-        if pair.get("home_run"):
-            extras.append(f"{name('home_run', lang)} {pair['home_run']} {pair['home_run_points']:+d}")
-        if pair.get("special"):
-            extras.append(f"{name(str(pair['special']), lang)} ({pair['special_winner']}) "
-                          f"{pair['special_points']:+d}")
-        if pair.get("foul_points"):
-            extras.append(f"{name('foul', lang)} {pair['foul_points']:+d}")
+        for part in bonus_parts(pair):
+            who = "" if part.by is None else f" ({part.by})" if part.kind == "special" else f" {part.by}"
+            extras.append(f"{name(part.label, lang)}{who} {part.points:+d}")
         rows.append({"pair": f"{pair['a']} v {pair['b']}", name("head", lang): head, name("middle", lang): middle,
                      name("tail", lang): tail, "bonuses": ", ".join(extras), "points": pair["points"]})
     return pd.DataFrame(rows)

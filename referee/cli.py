@@ -17,7 +17,7 @@ from referee.errors import InputError
 from referee.hand import analyse
 from referee.round import Round
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
-from referee.settle import settle
+from referee.settle import bonus_parts, settle
 
 EXIT_BAD_INPUT = 2
 MAX_ROUND_BYTES = 1_000_000
@@ -115,14 +115,10 @@ def score_text(data: dict[str, Any]) -> str:
     lines.append("pairs (points a gets from b):")
     for q in data["pairs"]:
         parts = [f"rows {q['rows'][0]:+d}/{q['rows'][1]:+d}/{q['rows'][2]:+d}"]
-        if q["scoop"]:
-            parts.append(f"scoop by {q['scoop']} {q['scoop_points']:+d}")
-        if q["home_run"]:
-            parts.append(f"home run by {q['home_run']} {q['home_run_points']:+d}")
-        if q["special"]:
-            parts.append(f"special {q['special']} ({q['special_winner']}) {q['special_points']:+d}")
-        if q["foul_points"]:
-            parts.append(f"foul {q['foul_points']:+d}")
+        for part in bonus_parts(q):
+            label = {"scoop": f"scoop by {part.by}", "home_run": f"home run by {part.by}",
+                     "special": f"special {part.label} ({part.by})"}.get(part.kind, part.kind)
+            parts.append(f"{label} {part.points:+d}")
         lines.append(f"  {q['a']} v {q['b']}: {q['points']:+d}  [{q['settled_by']}: {', '.join(parts)}]")
     lines.append(f"total: {data['total']}")
     return "\n".join(lines)

@@ -9,10 +9,10 @@ and every amount is what player ``a`` receives from player ``b`` (negative: pays
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from referee.cards import ROW_NAMES
 from referee.evaluate import category_of
@@ -58,6 +58,34 @@ class PairResult:
             "special_points": self.special_points,
             "foul_points": self.foul_points,
         }
+
+
+class BonusPart(NamedTuple):
+    """One term of a pair's points beyond the rows: ``kind`` is scoop, home_run, special or foul;
+    ``label`` is the kind, or the special hand's key; ``by`` who earned it (None for a foul)."""
+
+    kind: str
+    label: str
+    by: str | None
+    points: int
+
+
+def bonus_parts(pair: Mapping[str, Any]) -> list[BonusPart]:
+    """The non-zero bonus terms of one pair's JSON (``PairResult.to_json``), in settlement order.
+
+    >>> bonus_parts({"scoop": "ann", "scoop_points": 3, "home_run": None, "special": None, "foul_points": 0})
+    [BonusPart(kind='scoop', label='scoop', by='ann', points=3)]
+    """
+    parts = []
+    if pair.get("scoop"):
+        parts.append(BonusPart("scoop", "scoop", pair["scoop"], pair["scoop_points"]))
+    if pair.get("home_run"):
+        parts.append(BonusPart("home_run", "home_run", pair["home_run"], pair["home_run_points"]))
+    if pair.get("special"):
+        parts.append(BonusPart("special", str(pair["special"]), pair["special_winner"], pair["special_points"]))
+    if pair.get("foul_points"):
+        parts.append(BonusPart("foul", "foul", None, pair["foul_points"]))
+    return parts
 
 
 @dataclass(frozen=True, kw_only=True)

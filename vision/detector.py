@@ -15,10 +15,8 @@ True
 from __future__ import annotations
 
 import ast
-import math
 import os
 import time
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,29 +27,15 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
-from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms, outline_from_index
-from .types import Box, CardDetection, Detections
+from .join import IndexHit, join_indices
+from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
+from .types import CardDetection, Detections
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DET_MODEL = "index_det.onnx"
 CLS_MODEL = "index_cls.onnx"
 
 F32 = npt.NDArray[np.float32]
-
-
-@dataclass(frozen=True)
-class IndexHit:
-    """One classified corner index."""
-
-    box: Box
-    det_score: float
-    card: str
-    cls_prob: float
-    glyph_up: float
-
-    @property
-    def score(self) -> float:
-        return math.sqrt(self.det_score * self.cls_prob)
 
 
 def _session(path: Path, threads: int) -> Any:
@@ -215,45 +199,13 @@ class CardDetector:
                 continue
             box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
             hits.append(IndexHit(box=box, det_score=float(s), card=self.names[c], cls_prob=prob,
-                                 glyph_up=float(90 * k % 360)))
+                                 glyph_up=float(90 * k % 360), probs=np.maximum(cards[k], 0.0)))
         return hits
 
     # ------------------------------------------------------------------ cards
-    @staticmethod
-    def join(hits: list[IndexHit]) -> list[CardDetection]:
-        """One detection per physical card: an identity's indices become one card when they lie within
-        about a card's diagonal of its best index; farther ones stay separate cards (a duplicate the
-        referee reports)."""
-        by_card: dict[str, list[IndexHit]] = {}
-        for hit in sorted(hits, key=lambda h: -h.score):
-            by_card.setdefault(hit.card, []).append(hit)
-        cards: list[CardDetection] = []
-        for name, group in by_card.items():
-            while group:
-                first = group.pop(0)
-                o1 = outline_from_index(first.box, first.glyph_up)
-                reach = 1.4 * math.dist(o1[0], o1[2])
-                near = [h for h in group if math.dist(_centre(first.box), _centre(h.box)) <= reach]
-                for h in near:
-                    group.remove(h)
-                # the same index found twice (overlapping boxes) counts once; keep the best two distinct
-                members = [first]
-                for h in near:
-                    if len(members) < 2 and all(_overlap(h.box, m.box) < 0.5 for m in members):
-                        members.append(h)
-                outline = o1
-                if len(members) == 2:
-                    o2 = outline_from_index(members[1].box, members[1].glyph_up)
-                    outline = tuple(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-                                    for a, b in zip(o1, o2[2:] + o2[:2], strict=True))
-                ib = tuple(m.box for m in members)
-                box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
-                conf = 1.0 - math.prod(1.0 - m.score for m in members)
-                cards.append(CardDetection(card=Card.parse(name), confidence=conf, box=box, index_boxes=ib,
-                                           outline=(outline[0], outline[1], outline[2], outline[3]),
-                                           up=first.glyph_up))
-        cards.sort(key=lambda c: (c.box[1], c.box[0]))
-        return cards
+    def join(self, hits: list[IndexHit]) -> list[CardDetection]:
+        """One detection per physical card (``vision.join``)."""
+        return join_indices(hits, self.names)
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         t0 = time.perf_counter()
@@ -274,18 +226,6 @@ def _resize(image: npt.NDArray[np.uint8], f: float) -> npt.NDArray[np.uint8]:
         return image
     h, w = image.shape[:2]
     return np.asarray(cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA), np.uint8)
-
-
-def _overlap(a: Box, b: Box) -> float:
-    """Intersection over the smaller box's area."""
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return iw * ih / small if small > 0 else 0.0
-
-
-def _centre(b: Box) -> tuple[float, float]:
-    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 
 
 @cache

@@ -246,29 +246,34 @@ def _yolo() -> Any:
 
 
 def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float | None, imgsz: int, batch: int,
-                resume: bool, extra: dict[str, Any]) -> Path:
-    """Train one stage; returns best.pt (or last.pt). Resumes from ``last.pt`` when asked."""
+                resume: bool, extra: dict[str, Any], init: Path | None = None, name: str | None = None) -> Path:
+    """Train one stage; returns best.pt (or last.pt). Resumes from ``last.pt`` when asked.
+
+    ``init``: start from these weights (a fine-tuning phase) instead of the model YAML.
+    """
     YOLO = _yolo()
-    run = project / kind
+    name = name or kind
+    run = project / name
     last = run / "weights" / "last.pt"
     best = run / "weights" / "best.pt"
     finished = run / ".finished"
     if finished.exists():
-        log(f"{kind}: already trained ({best})")
+        log(f"{name}: already trained ({best})")
         return best if best.exists() else last
     if resume and last.exists():
-        log(f"{kind}: resuming {last}")
+        log(f"{name}: resuming {last}")
         try:
             YOLO(str(last)).train(resume=True)
         except Exception as err:  # e.g. "nothing to resume": training had finished
-            log(f"{kind}: resume ended with {err!r}")
+            log(f"{name}: resume ended with {err!r}")
     else:
         if run.exists():
             shutil.rmtree(run)
         yaml = "yolo11n.yaml" if kind == "det" else "yolo11n-cls.yaml"
-        model = YOLO(yaml)
+        model = YOLO(str(init) if init is not None else yaml)
         args: dict[str, Any] = dict(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-                                    workers=1, project=str(project), name=kind, exist_ok=True, pretrained=False,
+                                    workers=1, project=str(project), name=name, exist_ok=True,
+                                    pretrained=init is not None,
                                     amp=False, plots=False, verbose=False, patience=100, seed=0, deterministic=False)
         if hours:
             args["time"] = hours
@@ -481,9 +486,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-lr", type=float, default=2e-3, help="stage-2 peak learning rate")
     ap.add_argument("--cls-init", type=Path, default=None, help="stage-2 weights to start from (a second phase)")
     ap.add_argument("--cls-run", default="cls", help="stage-2 run folder name under <out>/runs")
+    ap.add_argument("--ft-scenes", type=int, default=1400,
+                    help="training scenes for the fine-tuning phases det2 and cls3 (the first --scenes plus new ones)")
+    ap.add_argument("--det2-hours", type=float, default=1.5, help="time budget for stage 1's fine-tuning phase")
+    ap.add_argument("--cls3-hours", type=float, default=1.0, help="time budget for stage 2's third phase")
+    ap.add_argument("--cls3-epochs", type=int, default=8, help="epochs of stage 2's third phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det",
-                    help="which stages to train, in order: cls (classifier), cls2 (its second phase), det")
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3",
+                    help="which stages to train, in order: cls (classifier), cls2 and cls3 (its later phases), "
+                         "det (index finder), det2 (its fine-tuning on more scenes)")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
@@ -501,8 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if args.export_only:
         for kind in stages:
-            if kind in ("cls", "cls2"):
-                run = runs / ("cls2" if kind == "cls2" else args.cls_run)
+            if kind in ("cls", "cls2", "cls3"):
+                run = runs / (kind if kind != "cls" else args.cls_run)
                 export_classifier(run / "best.pt", args.models)
                 continue
             w = runs / kind / "weights"
@@ -510,7 +521,8 @@ def main(argv: list[str] | None = None) -> int:
             export(pt, kind, DET_EXPORT, args.models)
         return 0
 
-    ensure_scenes(scenes, "train", args.scenes, args.seed, args.test_deck, args.workers, args.size)
+    n_train = max(args.scenes, args.ft_scenes) if {"det2", "cls3"} & set(stages) else args.scenes
+    ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
     for kind in stages:
         if kind == "det":
@@ -522,6 +534,25 @@ def main(argv: list[str] | None = None) -> int:
                                     hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.002,
                                     warmup_epochs=0.5))
             export(best, "det", DET_EXPORT, args.models)
+        elif kind == "det2":  # phase 2: more scenes, new tiles, from phase 1's best at half the rate
+            tiles2 = work / "tiles2"
+            n_tiles = build_tiles(scenes, 'train', tiles2, args.tiles_per_scene, args.seed + 100, args.ft_scenes)
+            log(f"tiles2: {n_tiles} train")
+            log(f"tiles2: {build_tiles(scenes, 'val', tiles2, 2, args.seed + 1, args.val_scenes)} val")
+            w = runs / "det" / "weights"
+            best = train_stage("det", tiles2 / "data.yaml", runs, args.det_epochs, args.det2_hours or None,
+                               DET_TILE, 16, args.resume,
+                               dict(cache=True, close_mosaic=1, degrees=0.0, fliplr=0.5, scale=0.3, mosaic=1.0,
+                                    hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.001,
+                                    warmup_epochs=0.2),
+                               init=w / "best.pt" if (w / "best.pt").exists() else w / "last.pt", name="det2")
+            export(best, "det", DET_EXPORT, args.models)
+        elif kind == "cls3":  # phase 3: crops of all --ft-scenes scenes, from phase 2's best
+            log(f"crops2: {build_crops(scenes, 'train', work / 'crops2', args.seed + 100, args.ft_scenes)} train")
+            log(f"crops2: {build_crops(scenes, 'val', work / 'crops2', args.seed + 1, args.val_scenes)} val")
+            best = train_classifier(work / "crops2", runs / "cls3", args.cls3_epochs, args.cls3_hours or None,
+                                    args.resume, lr=7e-4, init=runs / "cls2" / "best.pt")
+            export_classifier(best, args.models)
         elif kind == "cls2":  # phase 2: restart the cosine schedule from phase 1's best at half the rate
             build_crops(scenes, "train", crops_dir, args.seed, args.scenes)
             build_crops(scenes, "val", crops_dir, args.seed + 1, args.val_scenes)

@@ -1,0 +1,89 @@
+"""Joining classified corner indices into physical cards (vision.join), on hand-made geometry."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.join import ALT_FLOOR, IndexHit, join_indices
+from vision.tiles import outline_from_index
+from vision.types import Box
+
+NAMES = ["Ac", "4c", "Kd", "5s", "zz_bg"]
+
+
+def probs(**p: float) -> np.ndarray:
+    v = np.zeros(len(NAMES), np.float32)
+    for name, value in p.items():
+        v[NAMES.index(name)] = value
+    return v
+
+
+def hit(box: Box, up: float = 0.0, det: float = 0.9, **p: float) -> IndexHit:
+    v = probs(**p)
+    best = NAMES[int(np.argmax(v))]
+    return IndexHit(box=box, det_score=det, card=best, cls_prob=float(v.max()), glyph_up=up, probs=v)
+
+
+def twin_box(box: Box) -> Box:
+    """The box of the bottom-right index of the card whose top-left index is ``box`` (glyph up 0)."""
+    o = outline_from_index(box, 0.0)
+    cx, cy = sum(p[0] for p in o) / 4, sum(p[1] for p in o) / 4
+    bx, by = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    mx, my = 2 * cx - bx, 2 * cy - by
+    hw, hh = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+    return (mx - hw, my - hh, mx + hw, my + hh)
+
+
+TL: Box = (100.0, 100.0, 120.0, 140.0)
+
+
+def test_the_two_corners_of_one_card_read_differently_become_the_reading_both_support() -> None:
+    a = hit(TL, 0.0, Ac=0.6, **{"4c": 0.4})
+    b = hit(twin_box(TL), 180.0, Ac=0.45, **{"4c": 0.55})
+    cards = join_indices([a, b], NAMES)
+    assert [str(c.card) for c in cards] == ["Ac"]  # 0.6 x 0.45 > 0.4 x 0.55
+    assert len(cards[0].index_boxes) == 2
+
+
+def test_corners_that_disagree_completely_stay_two_cards() -> None:
+    a = hit(TL, 0.0, Ac=0.99, **{"4c": 0.01})
+    b = hit(twin_box(TL), 180.0, Kd=0.99, Ac=0.01)
+    assert sorted(str(c.card) for c in join_indices([a, b], NAMES)) == ["Ac", "Kd"]
+
+
+def test_neighbouring_top_left_indices_of_an_overlapped_row_are_separate_cards() -> None:
+    a = hit(TL, Ac=0.9)
+    b = hit((TL[0] + 25, TL[1], TL[2] + 25, TL[3]), Kd=0.9)
+    c = hit((TL[0] + 50, TL[1], TL[2] + 50, TL[3]), **{"5s": 0.9})
+    assert [str(x.card) for x in sorted(join_indices([a, b, c], NAMES), key=lambda d: d.box[0])] == ["Ac", "Kd", "5s"]
+
+
+def test_the_same_index_found_twice_is_one_card() -> None:
+    a = hit(TL, Ac=0.9)
+    b = hit((TL[0] + 2, TL[1] + 2, TL[2] + 2, TL[3] + 2), Ac=0.8)
+    cards = join_indices([a, b], NAMES)
+    assert len(cards) == 1 and len(cards[0].index_boxes) == 1
+
+
+def test_one_deck_gives_a_weak_duplicate_its_plausible_alternative() -> None:
+    strong = hit(TL, det=0.95, **{"4c": 0.97})
+    far = (900.0, 500.0, 920.0, 540.0)
+    weak = hit(far, det=0.9, **{"4c": 0.6}, Ac=0.35)
+    cards = {str(c.card): c for c in join_indices([strong, weak], NAMES)}
+    assert set(cards) == {"4c", "Ac"}
+    assert cards["Ac"].box == far
+    assert cards["Ac"].confidence < cards["4c"].confidence
+    assert abs(cards["Ac"].confidence - (0.9 * 0.35) ** 0.5) < 1e-6  # from the alternative's probability
+
+
+def test_one_deck_leaves_a_duplicate_without_a_plausible_alternative_for_the_referee() -> None:
+    strong = hit(TL, **{"4c": 0.97})
+    weak = hit((900.0, 500.0, 920.0, 540.0), **{"4c": 0.9}, Ac=ALT_FLOOR / 2)
+    assert [str(c.card) for c in join_indices([strong, weak], NAMES)] == ["4c", "4c"]
+
+
+def test_one_deck_never_takes_an_alternative_another_card_holds() -> None:
+    a = hit(TL, **{"4c": 0.97})
+    b = hit((400.0, 100.0, 420.0, 140.0), Ac=0.95)
+    c = hit((900.0, 500.0, 920.0, 540.0), **{"4c": 0.6}, Ac=0.3)
+    assert sorted(str(x.card) for x in join_indices([a, b, c], NAMES)) == ["4c", "4c", "Ac"]

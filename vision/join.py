@@ -1,0 +1,236 @@
+"""From classified corner indices to physical cards, each read once.
+
+A card shows up to two corner indices (top-left and, turned half round, bottom-right).
+Three steps, each a function:
+
+1. ``pair_indices``: two indices whose card-outline estimates coincide and whose glyphs
+   face opposite ways are the two corners of one card; their class probabilities are
+   multiplied, so a corner read as ``Ac`` and its twin read as ``4c`` become the one
+   reading both support best. The same identity read again within about a card's
+   diagonal also joins (outline estimates are rough at strong tilt).
+2. ``CardRead``: the joined members, the card probabilities and the chosen identity.
+3. ``one_deck``: a game is dealt from one deck, so an identity read on two separate cards
+   is at least one misread. The weaker read takes its best alternative that no other
+   card claims, when that alternative is plausible (``ALT_FLOOR``); its confidence then
+   comes from that alternative's probability, so a weak guess still shows as a
+   low-confidence card. When no alternative is plausible the duplicate stays for the
+   referee to report.
+
+>>> import numpy as np
+>>> names = ["Ac", "4c", "Kd"]
+>>> p = np.array([0.6, 0.4, 0.0], np.float32)
+>>> a = IndexHit((0, 0, 10, 20), 0.9, "Ac", 0.6, 0.0, p)
+>>> [str(c.card) for c in join_indices([a], names)]
+['Ac']
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import Card
+
+from .tiles import outline_from_index
+from .types import Box, CardDetection, Point
+
+F32 = npt.NDArray[np.float32]
+
+PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many card heights
+SAME_REACH = 1.4     # the same identity within this many card diagonals of its best read is one card
+AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the joint reading this much
+ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """One classified corner index: box, stage-1 score, reading, and the card probabilities
+    (one per class name, reject class at 0) at the quarter turn that reads it upright."""
+
+    box: Box
+    det_score: float
+    card: str
+    cls_prob: float
+    glyph_up: float
+    probs: F32 | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def score(self) -> float:
+        return math.sqrt(self.det_score * self.cls_prob)
+
+
+@dataclass
+class CardRead:
+    """The indices of one physical card and what they say together."""
+
+    members: list[IndexHit]
+    probs: F32 | None
+    card: str
+
+    def prob(self, name: str, names: list[str]) -> float:
+        if self.probs is None:
+            return self.members[0].cls_prob if name == self.card else 0.0
+        return float(self.probs[names.index(name)])
+
+    def confidence(self, names: list[str]) -> float:
+        """1 - prod(1 - sqrt(det_score x p(reading))) over the members: two agreeing corners beat one."""
+        p = self.prob(self.card, names)
+        return 1.0 - math.prod(1.0 - math.sqrt(m.det_score * p) for m in self.members)
+
+
+def _centre(b: Box) -> Point:
+    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection over the smaller box's area."""
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return iw * ih / small if small > 0 else 0.0
+
+
+def _outline_centre(hit: IndexHit) -> tuple[Point, float, float]:
+    """Centre of the card outline estimated from ``hit``, the card's height and diagonal."""
+    o = outline_from_index(hit.box, hit.glyph_up)
+    cx = sum(p[0] for p in o) / 4
+    cy = sum(p[1] for p in o) / 4
+    return (cx, cy), math.dist(o[0], o[3]), math.dist(o[0], o[2])
+
+
+def _combined(members: list[IndexHit]) -> F32 | None:
+    vectors = [np.asarray(m.probs, np.float64) for m in members if m.probs is not None]
+    if len(vectors) != len(members):
+        return None
+    logp = np.sum([np.log(np.maximum(v, 1e-6)) for v in vectors], axis=0)
+    p = np.exp(logp - np.max(logp))
+    p[vectors[0] <= 0] = 0.0  # the reject class stays out
+    total = float(p.sum())
+    return (p / total).astype(np.float32) if total > 0 else None
+
+
+def _reading(members: list[IndexHit], names: list[str]) -> tuple[F32 | None, str]:
+    probs = _combined(members)
+    if probs is None or len(members) == 1:
+        return members[0].probs, members[0].card
+    return probs, names[int(np.argmax(probs))]
+
+
+def _twins_agree(a: IndexHit, b: IndexHit, names: list[str]) -> bool:
+    if a.card == b.card:
+        return True
+    probs, card = _reading([a, b], names)
+    if probs is None or a.probs is None or b.probs is None:
+        return False
+    i = names.index(card)
+    return float(a.probs[i]) >= AGREE_FLOOR and float(b.probs[i]) >= AGREE_FLOOR
+
+
+def pair_indices(hits: list[IndexHit], names: list[str]) -> list[CardRead]:
+    """Group the hits into physical cards (at most two distinct corners each), best-scored first."""
+    order = sorted(hits, key=lambda h: -h.score)
+    geo = [_outline_centre(h) for h in order]
+    used = [False] * len(order)
+    reads: list[CardRead] = []
+    for i, first in enumerate(order):
+        if used[i]:
+            continue
+        used[i] = True
+        members = [first]
+        (cx, cy), height, _diag = geo[i]
+        best_j, best_d = -1, PAIR_REACH * height
+        for j in range(i + 1, len(order)):
+            if used[j]:
+                continue
+            other = order[j]
+            if other.card == first.card and _overlap(first.box, other.box) >= 0.5:
+                used[j] = True  # the same index found twice
+                continue
+            if abs(((other.glyph_up - first.glyph_up) % 360) - 180) > 1:
+                continue
+            d = math.dist((cx, cy), geo[j][0])
+            if d < best_d and _twins_agree(first, other, names):
+                best_j, best_d = j, d
+        if best_j >= 0:
+            used[best_j] = True
+            members.append(order[best_j])
+        probs, card = _reading(members, names)
+        reads.append(CardRead(members, probs, card))
+    return _join_same_identity(reads, names)
+
+
+def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRead]:
+    """A lone corner that reads the same as a card within ``SAME_REACH`` diagonals is that card's twin
+    (or the same index twice): it joins it, keeping two distinct corners at most."""
+    out: list[CardRead] = []
+    for read in reads:
+        host = None
+        for kept in out:
+            if kept.card != read.card:
+                continue
+            _c, _h, diag = _outline_centre(kept.members[0])
+            near = math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag
+            if near:
+                host = kept
+                break
+        if host is None:
+            out.append(read)
+            continue
+        for m in read.members:
+            if len(host.members) < 2 and all(_overlap(m.box, h.box) < 0.5 for h in host.members):
+                host.members.append(m)
+        if len(host.members) == 2:
+            host.probs, _card = _reading(host.members, names)
+    return out
+
+
+def one_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
+    """Resolve identities read on two separate cards: the weaker read takes its best unclaimed
+    alternative (at least ``ALT_FLOOR`` probable); without one, the duplicate stays."""
+    ranked = sorted(reads, key=lambda r: -r.confidence(names))
+    claimed: set[str] = set()
+    losers: list[CardRead] = []
+    for r in ranked:
+        if r.card in claimed:
+            losers.append(r)
+        else:
+            claimed.add(r.card)
+    for r in losers:
+        if r.probs is None:
+            continue
+        for i in np.argsort(-r.probs):
+            name = names[int(i)]
+            if float(r.probs[i]) < ALT_FLOOR:
+                break
+            if name not in claimed:
+                r.card = name
+                claimed.add(name)
+                break
+    return reads
+
+
+def to_detection(read: CardRead, names: list[str]) -> CardDetection:
+    first = read.members[0]
+    outline = outline_from_index(first.box, first.glyph_up)
+    if len(read.members) == 2:
+        second = read.members[1]
+        o2 = outline_from_index(second.box, second.glyph_up)
+        outline = tuple(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(outline, o2[2:] + o2[:2], strict=True))
+    ib = tuple(m.box for m in read.members)
+    box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
+    return CardDetection(card=Card.parse(read.card), confidence=read.confidence(names), box=box, index_boxes=ib,
+                         outline=(outline[0], outline[1], outline[2], outline[3]), up=first.glyph_up)
+
+
+def join_indices(hits: list[IndexHit], names: list[str]) -> list[CardDetection]:
+    """One detection per physical card, sorted top to bottom."""
+    reads = one_deck(pair_indices(hits, names), names)
+    cards = [to_detection(r, names) for r in reads]
+    cards.sort(key=lambda c: (c.box[1], c.box[0]))
+    return cards
+
+
+__all__ = ["ALT_FLOOR", "CardRead", "IndexHit", "join_indices", "one_deck", "pair_indices"]
