@@ -32,7 +32,8 @@ def truth_detector(truth: dict[str, Any]) -> Detector:
     return lambda image: Detections(width=truth["width"], height=truth["height"], cards=cards)
 
 
-def evaluate(root: Path, rules_name: str, use_truth: bool, limit: int | None) -> dict[str, Any]:
+def evaluate(root: Path, rules_name: str, use_truth: bool, limit: int | None,
+             verbose: bool = False) -> dict[str, Any]:
     rules = load_ruleset(rules_name)
     files = sorted(root.glob("truth/*/*.json"))[:limit]
     if not files:
@@ -53,6 +54,9 @@ def evaluate(root: Path, rules_name: str, use_truth: bool, limit: int | None) ->
                              detector=truth_detector(truth) if use_truth else detector)
         for stage, ms in reading.timing_ms.items():
             timings[stage].append(ms)
+        blocking = [p.message for p in reading.problems if p.blocking]
+        if verbose and blocking:
+            print(f"\n  {path.stem}: " + "; ".join(blocking)[:300], file=sys.stderr)
         if reading.settlement is None:
             result = "stopped by a reported problem"
         elif {p.name: p.score for p in reading.settlement.players} == expected:
@@ -75,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--truth-detector", action="store_true", help="use ground truth instead of the detector")
     parser.add_argument("--limit", type=int, help="only the first N scenes")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each table's blocking problems")
     args = parser.parse_args(argv)
-    report = evaluate(args.scenes, args.rules, args.truth_detector, args.limit)
+    report = evaluate(args.scenes, args.rules, args.truth_detector, args.limit, args.verbose)
     n = report["scenes"]
     print(f"detector: {'ground truth' if args.truth_detector else 'committed model'}; rules {args.rules}; {n} tables")
     for result in ("right", "WRONG, no problem reported", "stopped by a reported problem"):

@@ -491,9 +491,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det2-hours", type=float, default=1.5, help="time budget for stage 1's fine-tuning phase")
     ap.add_argument("--cls3-hours", type=float, default=1.0, help="time budget for stage 2's third phase")
     ap.add_argument("--cls3-epochs", type=int, default=8, help="epochs of stage 2's third phase (within its budget)")
+    ap.add_argument("--ft2-scenes", type=int, default=2800, help="training scenes for stage 2's fourth phase cls4")
+    ap.add_argument("--cls4-hours", type=float, default=0.8, help="time budget for stage 2's fourth phase")
+    ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3",
-                    help="which stages to train, in order: cls (classifier), cls2 and cls3 (its later phases), "
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4",
+                    help="which stages to train, in order: cls (classifier), cls2..cls4 (its later phases), "
                          "det (index finder), det2 (its fine-tuning on more scenes)")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
@@ -512,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if args.export_only:
         for kind in stages:
-            if kind in ("cls", "cls2", "cls3"):
+            if kind in ("cls", "cls2", "cls3", "cls4"):
                 run = runs / (kind if kind != "cls" else args.cls_run)
                 export_classifier(run / "best.pt", args.models)
                 continue
@@ -521,7 +524,11 @@ def main(argv: list[str] | None = None) -> int:
             export(pt, kind, DET_EXPORT, args.models)
         return 0
 
-    n_train = max(args.scenes, args.ft_scenes) if {"det2", "cls3"} & set(stages) else args.scenes
+    n_train = args.scenes
+    if {"det2", "cls3"} & set(stages):
+        n_train = max(n_train, args.ft_scenes)
+    if "cls4" in stages:
+        n_train = max(n_train, args.ft2_scenes)
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
     for kind in stages:
@@ -552,6 +559,12 @@ def main(argv: list[str] | None = None) -> int:
             log(f"crops2: {build_crops(scenes, 'val', work / 'crops2', args.seed + 1, args.val_scenes)} val")
             best = train_classifier(work / "crops2", runs / "cls3", args.cls3_epochs, args.cls3_hours or None,
                                     args.resume, lr=7e-4, init=runs / "cls2" / "best.pt")
+            export_classifier(best, args.models)
+        elif kind == "cls4":  # phase 4: crops of all --ft2-scenes scenes, from phase 3's best
+            log(f"crops3: {build_crops(scenes, 'train', work / 'crops3', args.seed + 200, args.ft2_scenes)} train")
+            log(f"crops3: {build_crops(scenes, 'val', work / 'crops3', args.seed + 1, args.val_scenes)} val")
+            best = train_classifier(work / "crops3", runs / "cls4", args.cls4_epochs, args.cls4_hours or None,
+                                    args.resume, lr=5e-4, init=runs / "cls3" / "best.pt")
             export_classifier(best, args.models)
         elif kind == "cls2":  # phase 2: restart the cosine schedule from phase 1's best at half the rate
             build_crops(scenes, "train", crops_dir, args.seed, args.scenes)
