@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -171,25 +172,33 @@ def test_process_killed_mid_save(tmp_path: Path) -> None:
     assert [r.number for r in reopened.rounds(sid)] == [1, 2]
 
 
-def test_two_writers_threads(db: Database) -> None:
+def check_concurrent_writers(db: Database, open_db: Callable[[], Database], threads: int, rounds_each: int) -> None:
+    """``threads`` writers save ``rounds_each`` rounds each at once, each through ``open_db()``:
+    no error, the session's rounds are numbered 1..n with none lost or doubled, totals sum to 0.
+    (Shared by the SQLite and PostgreSQL tests.)"""
     sid = new_session(db)
     errors: list[BaseException] = []
 
     def writer() -> None:
         try:
-            for _ in range(10):
-                save(db, sid)
+            mine = open_db()
+            for _ in range(rounds_each):
+                save(mine, sid)
         except BaseException as err:  # pragma: no cover - reported below
             errors.append(err)
 
-    threads = [threading.Thread(target=writer) for _ in range(6)]
-    for t in threads:
+    workers = [threading.Thread(target=writer) for _ in range(threads)]
+    for t in workers:
         t.start()
-    for t in threads:
+    for t in workers:
         t.join()
     assert not errors
-    assert [r.number for r in db.rounds(sid)] == list(range(1, 61))
+    assert [r.number for r in db.rounds(sid)] == list(range(1, threads * rounds_each + 1))
     assert sum(db.totals(sid).values()) == 0
+
+
+def test_two_writers_threads(db: Database) -> None:
+    check_concurrent_writers(db, lambda: db, threads=6, rounds_each=10)
 
 
 def _process_writer(path: str, sid: int, count: int) -> None:

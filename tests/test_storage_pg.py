@@ -13,7 +13,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from referee.storage import Database
 
 psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (the test extra)")
 
-from test_storage import ANN_BOB, new_session, save, scored  # noqa: E402
+from test_storage import ANN_BOB, check_concurrent_writers, new_session, save, scored  # noqa: E402
 
 
 def _pg_bin() -> Path | None:
@@ -129,21 +128,4 @@ def test_pg_interrupted_save(db: Database) -> None:
 
 
 def test_pg_two_writers(db: Database) -> None:
-    sid = new_session(db)
-    errors: list[BaseException] = []
-
-    def writer() -> None:
-        try:
-            other = Database(db.location)
-            for _ in range(5):
-                save(other, sid)
-        except BaseException as err:  # pragma: no cover - reported below
-            errors.append(err)
-
-    threads = [threading.Thread(target=writer) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    assert [r.number for r in db.rounds(sid)] == list(range(1, 21))
+    check_concurrent_writers(db, lambda: Database(db.location), threads=4, rounds_each=5)

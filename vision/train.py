@@ -299,13 +299,13 @@ def _load_crops(root: Path, names: list[str]) -> tuple[Any, Any]:
     return torch.from_numpy(np.ascontiguousarray(np.stack(xs))), torch.tensor(ys)
 
 
-def _augment(x: Any, gen: Any) -> Any:
-    """Batch augmentation on tensors (float 0..1, NCHW): small affine, blur, colour, noise."""
+def _augment(x: Any, gen: Any, max_deg: float = 12.0) -> Any:
+    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``), blur, colour, noise."""
     import torch
     import torch.nn.functional as F
 
     n = x.shape[0]
-    ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(24)
+    ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(2 * max_deg)
     sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.25
     tx, ty = ((torch.rand(2, n, generator=gen) - 0.5) * 0.16)
     cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
@@ -331,7 +331,7 @@ def _augment(x: Any, gen: Any) -> Any:
 
 
 def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
-                     batch: int = 256, lr: float = 2e-3, init: Path | None = None) -> Path:
+                     batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -381,7 +381,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             for g in opt.param_groups:  # linear warm-up over 3% then cosine
                 g["lr"] = lr * min(1.0, done / 0.03 + 0.02) * (0.5 * (1 + math.cos(math.pi * min(done, 1.0))) + 0.02)
             idx = perm[step * batch:(step + 1) * batch]
-            x = _augment(xtr[idx].float() / 255.0, gen)
+            x = _augment(xtr[idx].float() / 255.0, gen, max_deg)
             y = ytr[idx]
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
@@ -560,11 +560,12 @@ def main(argv: list[str] | None = None) -> int:
             best = train_classifier(work / "crops2", runs / "cls3", args.cls3_epochs, args.cls3_hours or None,
                                     args.resume, lr=7e-4, init=runs / "cls2" / "best.pt")
             export_classifier(best, args.models)
-        elif kind == "cls4":  # phase 4: crops of all --ft2-scenes scenes, from phase 3's best
+        elif kind == "cls4":  # phase 4: crops of all --ft2-scenes scenes, from phase 3's best; turns up to 30 deg
+            # (indices photographed between two quarter turns: real players do not align cards to the camera)
             log(f"crops3: {build_crops(scenes, 'train', work / 'crops3', args.seed + 200, args.ft2_scenes)} train")
             log(f"crops3: {build_crops(scenes, 'val', work / 'crops3', args.seed + 1, args.val_scenes)} val")
             best = train_classifier(work / "crops3", runs / "cls4", args.cls4_epochs, args.cls4_hours or None,
-                                    args.resume, lr=5e-4, init=runs / "cls3" / "best.pt")
+                                    args.resume, lr=5e-4, init=runs / "cls3" / "best.pt", max_deg=30.0)
             export_classifier(best, args.models)
         elif kind == "cls2":  # phase 2: restart the cosine schedule from phase 1's best at half the rate
             build_crops(scenes, "train", crops_dir, args.seed, args.scenes)
