@@ -1,8 +1,8 @@
 """Train the two-stage card detector and export it to ONNX in ``models/``.
 
-    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~2.5 h here
+    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~3 h here
     python -m vision.train --resume             # go on after an interruption
-    python -m vision.train --scenes 8 --det-epochs 1 --cls-epochs 1 --out /tmp/x  # smoke run
+    python -m vision.train --stages cls4 --resume   # one stage (phases start from the previous one's best)
 
 Steps (each one skipped when its output exists, so a rerun resumes):
 
@@ -14,7 +14,10 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    nearest upright quarter turn (52 classes), plus background crops and upside-down
    indices (class ``zz_bg``, the reject class).
 4. Train both with ultralytics from the model YAMLs (no downloaded weights), each with
-   a time budget; ``--resume`` continues ``last.pt``.
+   a time budget; ``--resume`` continues ``last.pt``. Stage 1: ``det`` (700 scenes'
+   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles). Stage 2: ``cls`` and
+   ``cls2`` (700 scenes' crops), ``cls3`` (1,400), ``cls4`` (2,800, turns up to 30 deg).
+   The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
@@ -469,6 +472,36 @@ def export(weights: Path, kind: str, imgsz: int, models: Path) -> Path:
 
 # --------------------------------------------------------------------------- main
 
+def _without(argv: list[str], option: str) -> list[str]:
+    """``argv`` without ``option`` and its value (``--option V`` or ``--option=V``)."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == option:
+            skip = True
+        elif not a.startswith(option + "="):
+            out.append(a)
+    return out
+
+
+def run_lanes(argv: list[str], lanes: list[list[str]], work: Path) -> None:
+    """Run the index-finder stages and the reader stages as two processes at once (each one
+    torch thread: on 2 cores that halves the recipe's wall time). The first lane's progress
+    shows here; the second lane writes ``<work>/train_lane2.log``."""
+    base = [sys.executable, "-m", "vision.train", *_without(_without(argv, "--stages"), "--lanes"), "--lanes", "1"]
+    log2 = work / "train_lane2.log"
+    log(f"lanes: {','.join(lanes[0])} here, {','.join(lanes[1])} in the background (log: {log2})")
+    with log2.open("w") as fh:
+        second = subprocess.Popen([*base, "--stages", ",".join(lanes[1])], cwd=ROOT, stdout=fh, stderr=fh)
+        first = subprocess.run([*base, "--stages", ",".join(lanes[0])], cwd=ROOT, check=False)
+        second.wait()
+    if first.returncode or second.returncode:
+        raise SystemExit(f"training failed: lane 1 exit {first.returncode}, lane 2 exit {second.returncode} "
+                         f"(see {log2})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -504,6 +537,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (measured here: 1 is 2-6x faster than 2 on a shared 2-core machine)")
     ap.add_argument("--export-only", action="store_true", help="export the current best.pt files and stop")
+    ap.add_argument("--lanes", type=int, choices=(1, 2), default=2,
+                    help="2: train the index finder (det, det2) and the reader (cls..cls4) at the same time, "
+                         "one core each (the recipe's ~3 h); 1: one stage after the other")
     args = ap.parse_args(argv)
 
     work: Path = args.out
@@ -531,6 +567,11 @@ def main(argv: list[str] | None = None) -> int:
         n_train = max(n_train, args.ft2_scenes)
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
+    lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
+    if args.lanes == 2 and all(lanes):
+        run_lanes(list(sys.argv[1:] if argv is None else argv), lanes, work)
+        log(f"done in {(time.time() - t0) / 60:.1f} min")
+        return 0
     for kind in stages:
         if kind == "det":
             log(f"tiles: {build_tiles(scenes, 'train', tiles_dir, args.tiles_per_scene, args.seed, args.scenes)} train")
