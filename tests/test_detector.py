@@ -165,7 +165,7 @@ def test_training_smoke(tmp_path: Path) -> None:
            "--scenes", "6", "--val-scenes", "2", "--tiles-per-scene", "2", "--det-epochs", "1", "--det-hours", "0",
            "--cls-epochs", "1", "--cls-hours", "0", "--workers", "1", "--size", "800",
            "--ft-scenes", "8", "--det2-hours", "0", "--cls3-hours", "0", "--cls3-epochs", "1",
-           "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1"]
+           "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0"]
     if test_deck:
         cmd.append("--test-deck")
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}

@@ -15,7 +15,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    indices (class ``zz_bg``, the reject class).
 4. Train both with ultralytics from the model YAMLs (no downloaded weights), each with
    a time budget; ``--resume`` continues ``last.pt``. Stage 1: ``det`` (700 scenes'
-   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles). Stage 2: ``cls`` and
+   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles), ``det3`` (the same, turned
+   up to 40 deg). Stage 2: ``cls`` and
    ``cls2`` (700 scenes' crops), ``cls3`` (1,400), ``cls4`` (2,800, turns up to 30 deg).
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
@@ -522,15 +523,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ft-scenes", type=int, default=1400,
                     help="training scenes for the fine-tuning phases det2 and cls3 (the first --scenes plus new ones)")
     ap.add_argument("--det2-hours", type=float, default=1.5, help="time budget for stage 1's fine-tuning phase")
+    ap.add_argument("--det3-hours", type=float, default=0.6,
+                    help="time budget for stage 1's third phase (tiles turned up to 40 deg)")
     ap.add_argument("--cls3-hours", type=float, default=1.0, help="time budget for stage 2's third phase")
     ap.add_argument("--cls3-epochs", type=int, default=8, help="epochs of stage 2's third phase (within its budget)")
     ap.add_argument("--ft2-scenes", type=int, default=2800, help="training scenes for stage 2's fourth phase cls4")
     ap.add_argument("--cls4-hours", type=float, default=0.8, help="time budget for stage 2's fourth phase")
     ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4",
+    ap.add_argument("--stages", default="cls,cls2,det,det2,det3,cls3,cls4",
                     help="which stages to train, in order: cls (classifier), cls2..cls4 (its later phases), "
-                         "det (index finder), det2 (its fine-tuning on more scenes)")
+                         "det (index finder), det2 and det3 (its fine-tuning phases)")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
@@ -561,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     n_train = args.scenes
-    if {"det2", "cls3"} & set(stages):
+    if {"det2", "det3", "cls3"} & set(stages):
         n_train = max(n_train, args.ft_scenes)
     if "cls4" in stages:
         n_train = max(n_train, args.ft2_scenes)
@@ -601,6 +604,18 @@ def main(argv: list[str] | None = None) -> int:
             best = train_classifier(work / "crops2", runs / "cls3", args.cls3_epochs, args.cls3_hours or None,
                                     args.resume, lr=7e-4, init=runs / "cls2" / "best.pt")
             export_classifier(best, args.models)
+        elif kind == "det3":  # phase 3: the same tiles turned up to 40 deg (cards not square to the camera)
+            tiles2 = work / "tiles2"
+            build_tiles(scenes, "train", tiles2, args.tiles_per_scene, args.seed + 100, args.ft_scenes)
+            build_tiles(scenes, "val", tiles2, 2, args.seed + 1, args.val_scenes)
+            w = runs / "det2" / "weights"
+            best = train_stage("det", tiles2 / "data.yaml", runs, args.det_epochs, args.det3_hours or None,
+                               DET_TILE, 16, args.resume,
+                               dict(cache=True, close_mosaic=1, degrees=40.0, fliplr=0.5, scale=0.3, mosaic=1.0,
+                                    hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.0007,
+                                    warmup_epochs=0.2),
+                               init=w / "best.pt" if (w / "best.pt").exists() else w / "last.pt", name="det3")
+            export(best, "det", DET_EXPORT, args.models)
         elif kind == "cls4":  # phase 4: crops of all --ft2-scenes scenes, from phase 3's best; turns up to 30 deg
             # (indices photographed between two quarter turns: real players do not align cards to the camera)
             log(f"crops3: {build_crops(scenes, 'train', work / 'crops3', args.seed + 200, args.ft2_scenes)} train")
