@@ -33,16 +33,16 @@ def truth_detector(truth: dict[str, Any]) -> Detector:
 
 
 def evaluate(root: Path, rules_name: str, use_truth: bool, limit: int | None,
-             verbose: bool = False) -> dict[str, Any]:
+             verbose: bool = False, models: Path | None = None) -> dict[str, Any]:
     rules = load_ruleset(rules_name)
     files = sorted(root.glob("truth/*/*.json"))[:limit]
     if not files:
         raise SystemExit(f"no scenes under {root}/truth: generate them with python -m datasets.synth")
     detector = None
     if not use_truth:
-        from vision.pipeline import default_detector
+        from vision.detector import MODELS, CardDetector
 
-        detector = default_detector()
+        detector = CardDetector(models or MODELS).detect
     outcome: Counter[str] = Counter()
     by_players: dict[int, Counter[str]] = defaultdict(Counter)
     timings: dict[str, list[float]] = defaultdict(list)
@@ -79,11 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--truth-detector", action="store_true", help="use ground truth instead of the detector")
     parser.add_argument("--limit", type=int, help="only the first N scenes")
+    parser.add_argument("--models", type=Path, default=None, help="folder of the ONNX models (default: models/)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each table's blocking problems")
     args = parser.parse_args(argv)
-    report = evaluate(args.scenes, args.rules, args.truth_detector, args.limit, args.verbose)
+    report = evaluate(args.scenes, args.rules, args.truth_detector, args.limit, args.verbose, args.models)
     n = report["scenes"]
-    print(f"detector: {'ground truth' if args.truth_detector else 'committed model'}; rules {args.rules}; {n} tables")
+    source = "ground truth" if args.truth_detector else f"models in {args.models or 'models/'}"
+    print(f"detector: {source}; rules {args.rules}; {n} tables")
     for result in ("right", "WRONG, no problem reported", "stopped by a reported problem"):
         count = report["outcome"][result]
         print(f"  {result:<32} {count:>4}  {100 * count / n:6.2f}%")
