@@ -162,6 +162,16 @@ def test_a_card_read_from_its_bottom_right_index_joins_its_seat_and_row() -> Non
     assert " | ".join(rows_of(bottom)) == HANDS["bottom"]
 
 
+def test_a_row_read_from_its_bottom_right_indices_stays_in_its_seat() -> None:
+    # bottom's tail spread out: all five cards read from their bottom-right corners (enough
+    # cards facing "the other way" to look like a player of their own)
+    tail = HANDS["bottom"].split("|")[2].split()
+    result = layout_table([upside_down(d) if str(d.card) in tail else d for d in table(["bottom", "top", "left"])])
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {
+        "bottom": HANDS["bottom"], "top": HANDS["top"], "left": HANDS["left"]}
+
+
 def test_a_seat_read_upside_down_keeps_its_place() -> None:
     # Every card of the top player read from the wrong end (an index turned half round looks alike):
     # the seat must still be "top", not swapped with the bottom player.

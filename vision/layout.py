@@ -291,6 +291,37 @@ def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_co
     return sorted(kept, key=lambda c: order.get(id(c), len(order)))
 
 
+def _turned(card: CardDetection) -> CardDetection:
+    """The same card facing the other way (same outline, corners renumbered)."""
+    if card.up is None or card.outline is None:
+        return card
+    o = card.outline
+    return replace(card, up=(card.up + 180) % 360, outline=(o[2], o[3], o[0], o[1]))
+
+
+def _touching(a: list[CardDetection], b: list[CardDetection]) -> bool:
+    return any(math.hypot(x.center[0] - y.center[0], x.center[1] - y.center[1])
+               < LINK_CARD_HEIGHTS * max(_card_size(x), _card_size(y)) for x in a for y in b)
+
+
+def _merge_turned_groups(groups: list[tuple[list[CardDetection], float]],
+                         ) -> list[tuple[list[CardDetection], float]]:
+    """A corner index alone cannot tell top-left from bottom-right (the two look the same, turned
+    half round), so cards read from their bottom-right corners (a row spread out, say) seem to
+    face the other way and form a group of their own. A group facing opposite to a larger group
+    it touches, the two together no more than one hand, is part of that player's cards: turned
+    and merged. (Two players facing each other hold a hand each: too many cards to merge.)"""
+    out: list[tuple[list[CardDetection], float]] = []
+    for group, up in sorted(groups, key=lambda g: -len(g[0])):
+        host = next((h for h in out if abs((h[1] - up + 180) % 360 - 180) > 135
+                     and len(h[0]) + len(group) <= HAND_SIZE and _touching(group, h[0])), None)
+        if host is None:
+            out.append((list(group), up))
+        else:
+            host[0].extend(_turned(c) for c in group)
+    return out
+
+
 def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], float]]:
     """Cards grouped by facing direction, then by position; each with its mean facing angle."""
     oriented = [c for c in cards if c.up is not None]
@@ -301,6 +332,7 @@ def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], 
         for comp in _components(pts, np.array([_card_size(m) for m in members])):
             group = [members[i] for i in comp]
             groups.append((group, _mean_angle([g.up for g in group if g.up is not None])))
+    groups = _merge_turned_groups(groups)
     # Cards without a facing direction, and small stray groups, join the seat they lie in.
     loose = [c for c in cards if c.up is None]
     big = [g for g in groups if len(g[0]) >= 4]
