@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -471,6 +472,82 @@ def export(weights: Path, kind: str, imgsz: int, models: Path) -> Path:
     return dest
 
 
+# --------------------------------------------------------------------------- phases
+
+@dataclass(frozen=True)
+class DetPhase:
+    """One stage-1 phase: its tiles (folder, how many scenes, tile seed offset), time budget
+    (the ``--<name>-hours`` option), learning rate, rotation augmentation and starting run."""
+
+    tiles: str
+    scenes: str           # the option giving how many training scenes: "scenes" or "ft_scenes"
+    seed_offset: int
+    lr: float
+    warmup: float
+    degrees: float
+    init: str | None      # the run whose best weights it starts from (None: the model YAML)
+
+
+@dataclass(frozen=True)
+class ClsPhase:
+    """One stage-2 phase: its crops, epochs/budget options, learning rate, start, turn augmentation."""
+
+    crops: str
+    scenes: str           # "scenes", "ft_scenes" or "ft2_scenes"
+    seed_offset: int
+    lr: float | None      # None: --cls-lr
+    init: str | None      # the run it starts from; None: --cls-init (usually nothing)
+    max_deg: float = 12.0
+
+
+DET_PHASES = {
+    "det": DetPhase("tiles", "scenes", 0, 0.002, 0.5, 0.0, None),
+    "det2": DetPhase("tiles2", "ft_scenes", 100, 0.001, 0.2, 0.0, "det"),        # more scenes
+    "det3": DetPhase("tiles2", "ft_scenes", 100, 0.0007, 0.2, 40.0, "det2"),     # turned up to 40 deg
+}
+CLS_PHASES = {
+    "cls": ClsPhase("crops", "scenes", 0, None, None),
+    "cls2": ClsPhase("crops", "scenes", 0, 1e-3, "cls"),          # the cosine schedule again, half the rate
+    "cls3": ClsPhase("crops2", "ft_scenes", 100, 7e-4, "cls2"),   # twice the scenes
+    "cls4": ClsPhase("crops3", "ft2_scenes", 200, 5e-4, "cls3", max_deg=30.0),  # 4x; cards between quarter turns
+}
+CLS2_EPOCHS, CLS2_HOURS = 10, 0.5
+
+
+def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
+    tiles = work / phase.tiles
+    n = build_tiles(scenes, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset,
+                    getattr(args, phase.scenes))
+    log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
+    init = None
+    if phase.init is not None:
+        w = runs / phase.init / "weights"
+        init = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
+    best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
+                       DET_TILE, 16, args.resume,
+                       dict(cache=True, close_mosaic=1, degrees=phase.degrees, fliplr=0.5, scale=0.3, mosaic=1.0,
+                            hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=phase.lr,
+                            warmup_epochs=phase.warmup),
+                       init=init, name=name)
+    export(best, "det", DET_EXPORT, args.models)
+
+
+def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
+    crops = work / phase.crops
+    n = build_crops(scenes, "train", crops, args.seed + phase.seed_offset, getattr(args, phase.scenes))
+    log(f"{phase.crops}: {n} train, {build_crops(scenes, 'val', crops, args.seed + 1, args.val_scenes)} val")
+    if name == "cls":
+        run, epochs, hours, init = runs / args.cls_run, args.cls_epochs, args.cls_hours, args.cls_init
+    elif name == "cls2":
+        run, epochs, hours, init = runs / name, CLS2_EPOCHS, CLS2_HOURS, runs / args.cls_run / "best.pt"
+    else:
+        run, epochs, hours = runs / name, getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
+        init = runs / str(phase.init) / "best.pt"
+    best = train_classifier(crops, run, epochs, hours or None, args.resume,
+                            lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg)
+    export_classifier(best, args.models)
+
+
 # --------------------------------------------------------------------------- main
 
 def _without(argv: list[str], option: str) -> list[str]:
@@ -549,25 +626,22 @@ def main(argv: list[str] | None = None) -> int:
     THREADS[0] = args.threads
     work.mkdir(parents=True, exist_ok=True)
     offline_env(work)
-    scenes, tiles_dir, crops_dir, runs = work / "scenes", work / "tiles", work / "crops", work / "runs"
+    scenes, runs = work / "scenes", work / "runs"
     stages = [s.strip() for s in args.stages.split(",") if s.strip()]
     t0 = time.time()
     if args.export_only:
         for kind in stages:
-            if kind in ("cls", "cls2", "cls3", "cls4"):
+            if kind in CLS_PHASES:
                 run = runs / (kind if kind != "cls" else args.cls_run)
                 export_classifier(run / "best.pt", args.models)
                 continue
             w = runs / kind / "weights"
             pt = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
-            export(pt, kind, DET_EXPORT, args.models)
+            export(pt, "det", DET_EXPORT, args.models)
         return 0
 
-    n_train = args.scenes
-    if {"det2", "det3", "cls3"} & set(stages):
-        n_train = max(n_train, args.ft_scenes)
-    if "cls4" in stages:
-        n_train = max(n_train, args.ft2_scenes)
+    phases: dict[str, DetPhase | ClsPhase] = {**DET_PHASES, **CLS_PHASES}
+    n_train = max([args.scenes] + [getattr(args, phases[k].scenes) for k in stages if k in phases])
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
@@ -576,65 +650,10 @@ def main(argv: list[str] | None = None) -> int:
         log(f"done in {(time.time() - t0) / 60:.1f} min")
         return 0
     for kind in stages:
-        if kind == "det":
-            log(f"tiles: {build_tiles(scenes, 'train', tiles_dir, args.tiles_per_scene, args.seed, args.scenes)} train")
-            log(f"tiles: {build_tiles(scenes, 'val', tiles_dir, 2, args.seed + 1, args.val_scenes)} val")
-            best = train_stage("det", tiles_dir / "data.yaml", runs, args.det_epochs, args.det_hours or None,
-                               DET_TILE, 16, args.resume,
-                               dict(cache=True, close_mosaic=1, degrees=0.0, fliplr=0.5, scale=0.3, mosaic=1.0,
-                                    hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.002,
-                                    warmup_epochs=0.5))
-            export(best, "det", DET_EXPORT, args.models)
-        elif kind == "det2":  # phase 2: more scenes, new tiles, from phase 1's best at half the rate
-            tiles2 = work / "tiles2"
-            n_tiles = build_tiles(scenes, 'train', tiles2, args.tiles_per_scene, args.seed + 100, args.ft_scenes)
-            log(f"tiles2: {n_tiles} train")
-            log(f"tiles2: {build_tiles(scenes, 'val', tiles2, 2, args.seed + 1, args.val_scenes)} val")
-            w = runs / "det" / "weights"
-            best = train_stage("det", tiles2 / "data.yaml", runs, args.det_epochs, args.det2_hours or None,
-                               DET_TILE, 16, args.resume,
-                               dict(cache=True, close_mosaic=1, degrees=0.0, fliplr=0.5, scale=0.3, mosaic=1.0,
-                                    hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.001,
-                                    warmup_epochs=0.2),
-                               init=w / "best.pt" if (w / "best.pt").exists() else w / "last.pt", name="det2")
-            export(best, "det", DET_EXPORT, args.models)
-        elif kind == "cls3":  # phase 3: crops of all --ft-scenes scenes, from phase 2's best
-            log(f"crops2: {build_crops(scenes, 'train', work / 'crops2', args.seed + 100, args.ft_scenes)} train")
-            log(f"crops2: {build_crops(scenes, 'val', work / 'crops2', args.seed + 1, args.val_scenes)} val")
-            best = train_classifier(work / "crops2", runs / "cls3", args.cls3_epochs, args.cls3_hours or None,
-                                    args.resume, lr=7e-4, init=runs / "cls2" / "best.pt")
-            export_classifier(best, args.models)
-        elif kind == "det3":  # phase 3: the same tiles turned up to 40 deg (cards not square to the camera)
-            tiles2 = work / "tiles2"
-            build_tiles(scenes, "train", tiles2, args.tiles_per_scene, args.seed + 100, args.ft_scenes)
-            build_tiles(scenes, "val", tiles2, 2, args.seed + 1, args.val_scenes)
-            w = runs / "det2" / "weights"
-            best = train_stage("det", tiles2 / "data.yaml", runs, args.det_epochs, args.det3_hours or None,
-                               DET_TILE, 16, args.resume,
-                               dict(cache=True, close_mosaic=1, degrees=40.0, fliplr=0.5, scale=0.3, mosaic=1.0,
-                                    hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=0.0007,
-                                    warmup_epochs=0.2),
-                               init=w / "best.pt" if (w / "best.pt").exists() else w / "last.pt", name="det3")
-            export(best, "det", DET_EXPORT, args.models)
-        elif kind == "cls4":  # phase 4: crops of all --ft2-scenes scenes, from phase 3's best; turns up to 30 deg
-            # (indices photographed between two quarter turns: real players do not align cards to the camera)
-            log(f"crops3: {build_crops(scenes, 'train', work / 'crops3', args.seed + 200, args.ft2_scenes)} train")
-            log(f"crops3: {build_crops(scenes, 'val', work / 'crops3', args.seed + 1, args.val_scenes)} val")
-            best = train_classifier(work / "crops3", runs / "cls4", args.cls4_epochs, args.cls4_hours or None,
-                                    args.resume, lr=5e-4, init=runs / "cls3" / "best.pt", max_deg=30.0)
-            export_classifier(best, args.models)
-        elif kind == "cls2":  # phase 2: restart the cosine schedule from phase 1's best at half the rate
-            build_crops(scenes, "train", crops_dir, args.seed, args.scenes)
-            build_crops(scenes, "val", crops_dir, args.seed + 1, args.val_scenes)
-            best = train_classifier(crops_dir, runs / "cls2", 10, 0.5, args.resume, lr=1e-3,
-                                    init=runs / args.cls_run / "best.pt")
-            export_classifier(best, args.models)
-        elif kind == "cls":
-            log(f"crops: {build_crops(scenes, 'train', crops_dir, args.seed, args.scenes)} train")
-            log(f"crops: {build_crops(scenes, 'val', crops_dir, args.seed + 1, args.val_scenes)} val")
-            best = train_classifier(crops_dir, runs / args.cls_run, args.cls_epochs, args.cls_hours or None,
-                                    args.resume, lr=args.cls_lr, init=args.cls_init)
-            export_classifier(best, args.models)
+        if kind in DET_PHASES:
+            run_det_phase(kind, DET_PHASES[kind], args, scenes, work, runs)
+        elif kind in CLS_PHASES:
+            run_cls_phase(kind, CLS_PHASES[kind], args, scenes, work, runs)
         else:
             raise SystemExit(f"unknown stage {kind!r}")
     log(f"done in {(time.time() - t0) / 60:.1f} min")
