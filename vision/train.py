@@ -15,8 +15,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    indices (class ``zz_bg``, the reject class).
 4. Train both with ultralytics from the model YAMLs (no downloaded weights), each with
    a time budget; ``--resume`` continues ``last.pt``. Stage 1: ``det`` (700 scenes'
-   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles), ``det3`` (the same, turned
-   up to 40 deg). Stage 2: ``cls`` and
+   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles); ``det3`` (the same turned
+   up to 40 deg) is available but not in the default recipe (see models/MODEL_CARD.md). Stage 2: ``cls`` and
    ``cls2`` (700 scenes' crops), ``cls3`` (1,400), ``cls4`` (2,800, turns up to 30 deg).
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
@@ -503,7 +503,7 @@ class ClsPhase:
 DET_PHASES = {
     "det": DetPhase("tiles", "scenes", 0, 0.002, 0.5, 0.0, None),
     "det2": DetPhase("tiles2", "ft_scenes", 100, 0.001, 0.2, 0.0, "det"),        # more scenes
-    "det3": DetPhase("tiles2", "ft_scenes", 100, 0.0007, 0.2, 40.0, "det2"),     # turned up to 40 deg
+    "det3": DetPhase("tiles2", "ft_scenes", 100, 0.0007, 0.2, 40.0, "det2"),     # turned up to 40 deg (not shipped)
 }
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
@@ -608,9 +608,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls4-hours", type=float, default=0.8, help="time budget for stage 2's fourth phase")
     ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,det3,cls3,cls4",
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4",
                     help="which stages to train, in order: cls (classifier), cls2..cls4 (its later phases), "
-                         "det (index finder), det2 and det3 (its fine-tuning phases)")
+                         "det (index finder), det2 (its fine-tuning); det3 (turned tiles) on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
