@@ -6,7 +6,8 @@ photo resized so its long side is at most ``work_side`` (indices then measure ab
 large. Stage 2 classifies a square crop of each found index (taken from the
 full-resolution photo) in its four quarter turns; the best turn gives the identity
 and the index's orientation; the reject class ``zz_bg`` and low scores drop clutter.
-Finally the (up to two) indices of one identity are joined into one card.
+Finally ``vision.join`` pairs a card's two corners by geometry, reads them together and
+resolves identities read twice (one deck has each card once).
 
 >>> CardDetector.available() in (True, False)
 True
