@@ -167,7 +167,8 @@ def test_training_smoke(tmp_path: Path) -> None:
     test_deck = not any(cards_dir().glob("*/meta.json")) if cards_dir().exists() else True
     cmd = [sys.executable, "-m", "vision.train", "--out", str(tmp_path / "work"), "--models", str(tmp_path / "m"),
            "--scenes", "6", "--val-scenes", "2", "--tiles-per-scene", "2", "--det-epochs", "1", "--det-hours", "0",
-           "--cls-epochs", "1", "--cls-hours", "0", "--workers", "1", "--size", "800",
+           "--cls-epochs", "1", "--cls-hours", "0", "--cls2-epochs", "1", "--cls2-hours", "0", "--workers", "1",
+           "--size", "800",
            "--ft-scenes", "8", "--det2-hours", "0", "--cls3-hours", "0", "--cls3-epochs", "1",
            "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0"]
     if test_deck:

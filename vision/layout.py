@@ -299,9 +299,15 @@ def _turned(card: CardDetection) -> CardDetection:
     return replace(card, up=(card.up + 180) % 360, outline=(o[2], o[3], o[0], o[1]))
 
 
+def _linked(x: CardDetection, y: CardDetection) -> float | None:
+    """The distance between two cards when they lie in one player's area (closer than
+    LINK_CARD_HEIGHTS of the larger one's height, as in ``_components``), else None."""
+    d = math.hypot(x.center[0] - y.center[0], x.center[1] - y.center[1])
+    return d if d < LINK_CARD_HEIGHTS * max(_card_size(x), _card_size(y)) else None
+
+
 def _touching(a: list[CardDetection], b: list[CardDetection]) -> bool:
-    return any(math.hypot(x.center[0] - y.center[0], x.center[1] - y.center[1])
-               < LINK_CARD_HEIGHTS * max(_card_size(x), _card_size(y)) for x in a for y in b)
+    return any(_linked(x, y) is not None for x in a for y in b)
 
 
 def _merge_turned_groups(groups: list[tuple[list[CardDetection], float]],
@@ -355,13 +361,12 @@ def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], 
                    ) -> tuple[list[CardDetection], float] | None:
     """The not-yet-full seat this card lies in, if any."""
     best, best_d = None, math.inf
-    cx, cy = card.center
     for g in groups:
         if len(g[0]) >= HAND_SIZE:
             continue
         for m in g[0]:
-            d = math.hypot(cx - m.center[0], cy - m.center[1])
-            if d < LINK_CARD_HEIGHTS * max(_card_size(m), _card_size(card)) and d < best_d:
+            d = _linked(card, m)
+            if d is not None and d < best_d:
                 best, best_d = g, d
     return best
 

@@ -511,7 +511,17 @@ CLS_PHASES = {
     "cls3": ClsPhase("crops2", "ft_scenes", 100, 7e-4, "cls2"),   # twice the scenes
     "cls4": ClsPhase("crops3", "ft2_scenes", 200, 5e-4, "cls3", max_deg=30.0),  # 4x; cards between quarter turns
 }
-CLS2_EPOCHS, CLS2_HOURS = 10, 0.5
+
+
+def _det_weights(runs: Path, name: str) -> Path:
+    """A stage-1 run's best weights (its last ones when it stopped before a best was saved)."""
+    w = runs / name / "weights"
+    return w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
+
+
+def _cls_run(runs: Path, name: str, args: argparse.Namespace) -> Path:
+    """A stage-2 phase's run folder (the first phase's name is ``--cls-run``)."""
+    return runs / (args.cls_run if name == "cls" else name)
 
 
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
@@ -519,10 +529,7 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
     n = build_tiles(scenes, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset,
                     getattr(args, phase.scenes))
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
-    init = None
-    if phase.init is not None:
-        w = runs / phase.init / "weights"
-        init = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
+    init = None if phase.init is None else _det_weights(runs, phase.init)
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
                        DET_TILE, 16, args.resume,
                        dict(cache=True, close_mosaic=1, degrees=phase.degrees, fliplr=0.5, scale=0.3, mosaic=1.0,
@@ -536,14 +543,9 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     crops = work / phase.crops
     n = build_crops(scenes, "train", crops, args.seed + phase.seed_offset, getattr(args, phase.scenes))
     log(f"{phase.crops}: {n} train, {build_crops(scenes, 'val', crops, args.seed + 1, args.val_scenes)} val")
-    if name == "cls":
-        run, epochs, hours, init = runs / args.cls_run, args.cls_epochs, args.cls_hours, args.cls_init
-    elif name == "cls2":
-        run, epochs, hours, init = runs / name, CLS2_EPOCHS, CLS2_HOURS, runs / args.cls_run / "best.pt"
-    else:
-        run, epochs, hours = runs / name, getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
-        init = runs / str(phase.init) / "best.pt"
-    best = train_classifier(crops, run, epochs, hours or None, args.resume,
+    init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
+    epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
+    best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg)
     export_classifier(best, args.models)
 
@@ -597,6 +599,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-lr", type=float, default=2e-3, help="stage-2 peak learning rate")
     ap.add_argument("--cls-init", type=Path, default=None, help="stage-2 weights to start from (a second phase)")
     ap.add_argument("--cls-run", default="cls", help="stage-2 run folder name under <out>/runs")
+    ap.add_argument("--cls2-epochs", type=int, default=10, help="epochs of stage 2's second phase")
+    ap.add_argument("--cls2-hours", type=float, default=0.5, help="time budget for stage 2's second phase")
     ap.add_argument("--ft-scenes", type=int, default=1400,
                     help="training scenes for the fine-tuning phases det2 and cls3 (the first --scenes plus new ones)")
     ap.add_argument("--det2-hours", type=float, default=1.5, help="time budget for stage 1's fine-tuning phase")
@@ -632,12 +636,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.export_only:
         for kind in stages:
             if kind in CLS_PHASES:
-                run = runs / (kind if kind != "cls" else args.cls_run)
-                export_classifier(run / "best.pt", args.models)
-                continue
-            w = runs / kind / "weights"
-            pt = w / "best.pt" if (w / "best.pt").exists() else w / "last.pt"
-            export(pt, "det", DET_EXPORT, args.models)
+                export_classifier(_cls_run(runs, kind, args) / "best.pt", args.models)
+            else:
+                export(_det_weights(runs, kind), "det", DET_EXPORT, args.models)
         return 0
 
     phases: dict[str, DetPhase | ClsPhase] = {**DET_PHASES, **CLS_PHASES}
