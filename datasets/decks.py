@@ -107,7 +107,8 @@ DECKS: tuple[DeckSpec, ...] = (
     _aisleriot("slavic_costumes", "slavic", "B"),
     _aisleriot("tarocco", "tarocco", "B"),
     _aisleriot("simplistic", "simplistic", "C"),
-    _aisleriot("tango_nuevo", "tango_nuevo", "C"),
+    # One-way layout: no bottom-right index, while the labels assume both corners.
+    _aisleriot("tango_nuevo", "tango_nuevo", "X", notes="tier C in the csv; top-left index only"),
     _kennard("2color"),
     _kennard("2color-bf"),
     _kennard("4color"),

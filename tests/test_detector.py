@@ -181,3 +181,22 @@ def test_training_smoke(tmp_path: Path) -> None:
     found = detector.detect(np.full((480, 640, 3), 100, np.uint8))
     assert found.width == 640 and found.height == 480
     assert MODELS.name == "models"
+
+
+def test_tiles_from_a_second_scene_set_join_the_first(tmp_path: Path) -> None:
+    """det4's tiles: the training scenes plus the foreign-letter decks' scenes in one folder;
+    each set has its own done-marker, so a rerun redoes neither and the counts add up."""
+    from datasets.synth import generate
+    from vision.train import build_tiles
+
+    first, second, tiles = tmp_path / "a", tmp_path / "b", tmp_path / "tiles"
+    generate(first, 2, seed=1, split="train", size=480, workers=1, use_test_deck=True, progress=False)
+    generate(second, 1, seed=2, split="train", size=480, workers=1, use_test_deck=True, progress=False)
+    assert build_tiles(first, "train", tiles, 3, seed=0) == 6
+    assert build_tiles(second, "train", tiles, 3, seed=0, tag="_foreign") == 3
+    names = sorted(p.stem for p in (tiles / "images" / "train").glob("*.jpg"))
+    assert len(names) == 9 and {n.split("_t")[0] for n in names} == {"s1_000000", "s1_000001", "s2_000000"}
+    assert all((tiles / "labels" / "train" / f"{n}.txt").exists() for n in names)
+    assert build_tiles(first, "train", tiles, 3, seed=0) == 6  # done: not rebuilt
+    labelled = [(tiles / "labels" / "train" / f"{n}.txt").read_text() for n in names]
+    assert sum(1 for text in labelled if text.strip()) >= 5  # most tiles are centred near an index

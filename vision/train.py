@@ -48,6 +48,7 @@ from .tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
 DET_TILE = 256
+FOREIGN_TIERS = "B,C"  # decks with foreign index letters or odd layouts (datasets.decks): stage 1 only
 DET_EXPORT = 640
 
 
@@ -71,7 +72,7 @@ def offline_env(work: Path) -> None:
 # --------------------------------------------------------------------------- scenes
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
-                  size: int = 1600) -> None:
+                  size: int = 1600, tiers: str | None = None) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -81,6 +82,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
            "--seed", str(seed), "--split", split, "--workers", str(workers), "--size", str(size)]
     if test_deck:
         cmd.append("--test-deck")
+    if tiers:
+        cmd += ["--tiers", tiers]
     subprocess.run(cmd, check=True, cwd=ROOT)
 
 
@@ -96,10 +99,12 @@ def scene_items(scenes: Path, split: str, limit: int | None = None) -> list[tupl
 # --------------------------------------------------------------------------- stage 1 data
 
 def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, limit: int | None = None,
-                tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5)) -> int:
-    """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class)."""
+                tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5), tag: str = "") -> int:
+    """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class).
+
+    ``tag`` names a second set of scenes added to the same tiles (its own done-marker)."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
-    done = out / f".done_{split}"
+    done = out / f".done_{split}{tag}"
     if done.exists():
         return int(done.read_text())
     img_dir.mkdir(parents=True, exist_ok=True)
@@ -304,8 +309,9 @@ def _load_crops(root: Path, names: list[str]) -> tuple[Any, Any]:
     return torch.from_numpy(np.ascontiguousarray(np.stack(xs))), torch.tensor(ys)
 
 
-def _augment(x: Any, gen: Any, max_deg: float = 12.0) -> Any:
-    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``), blur, colour, noise."""
+def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_min: float = 0.35) -> Any:
+    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``), blur (a share
+    ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and back), colour, noise."""
     import torch
     import torch.nn.functional as F
 
@@ -317,9 +323,9 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0) -> Any:
     theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
-    blur = torch.rand(n, generator=gen) < 0.3
+    blur = torch.rand(n, generator=gen) < blur_p
     if blur.any():
-        f = float(0.35 + 0.4 * torch.rand(1, generator=gen))
+        f = float(blur_min + 0.4 * torch.rand(1, generator=gen))
         small = F.interpolate(x[blur], scale_factor=f, mode="bilinear", align_corners=False)
         x[blur] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
     gain = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.3          # white balance
@@ -336,7 +342,8 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0) -> Any:
 
 
 def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
-                     batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0) -> Path:
+                     batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
+                     blur_p: float = 0.3, blur_min: float = 0.35) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -386,7 +393,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             for g in opt.param_groups:  # linear warm-up over 3% then cosine
                 g["lr"] = lr * min(1.0, done / 0.03 + 0.02) * (0.5 * (1 + math.cos(math.pi * min(done, 1.0))) + 0.02)
             idx = perm[step * batch:(step + 1) * batch]
-            x = _augment(xtr[idx].float() / 255.0, gen, max_deg)
+            x = _augment(xtr[idx].float() / 255.0, gen, max_deg, blur_p, blur_min)
             y = ytr[idx]
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
@@ -486,6 +493,8 @@ class DetPhase:
     warmup: float
     degrees: float
     init: str | None      # the run whose best weights it starts from (None: the model YAML)
+    scale_range: tuple[float, float] = (0.5, 2.5)   # tile zoom range (index sizes seen)
+    foreign: bool = False  # also tiles of --foreign-scenes scenes drawn from the tier B/C decks (see below)
 
 
 @dataclass(frozen=True)
@@ -498,18 +507,27 @@ class ClsPhase:
     lr: float | None      # None: --cls-lr
     init: str | None      # the run it starts from; None: --cls-init (usually nothing)
     max_deg: float = 12.0
+    blur_p: float = 0.3   # share of each batch blurred (shrunk and enlarged back)
+    blur_min: float = 0.35  # the strongest shrink
 
 
 DET_PHASES = {
     "det": DetPhase("tiles", "scenes", 0, 0.002, 0.5, 0.0, None),
     "det2": DetPhase("tiles2", "ft_scenes", 100, 0.001, 0.2, 0.0, "det"),        # more scenes
     "det3": DetPhase("tiles2", "ft_scenes", 100, 0.0007, 0.2, 40.0, "det2"),     # turned up to 40 deg (not shipped)
+    # all 2,800 scenes, new tiles, smaller indices too, turned a little
+    # all 2,800 scenes plus scenes of the decks with foreign index letters (German, French,
+    # Italian, Cyrillic: an index is an index to stage 1), new tiles, smaller indices too, turned a little
+    "det4": DetPhase("tiles3", "ft2_scenes", 300, 0.0007, 0.2, 10.0, "det2", scale_range=(0.4, 2.5),
+                     foreign=True),
 }
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
     "cls2": ClsPhase("crops", "scenes", 0, 1e-3, "cls"),          # the cosine schedule again, half the rate
     "cls3": ClsPhase("crops2", "ft_scenes", 100, 7e-4, "cls2"),   # twice the scenes
     "cls4": ClsPhase("crops3", "ft2_scenes", 200, 5e-4, "cls3", max_deg=30.0),  # 4x; cards between quarter turns
+    # the same crops, more epochs, half of each batch blurred harder (small, soft indices)
+    "cls5": ClsPhase("crops3", "ft2_scenes", 200, 4e-4, "cls4", max_deg=30.0, blur_p=0.5, blur_min=0.22),
 }
 
 
@@ -527,7 +545,13 @@ def _cls_run(runs: Path, name: str, args: argparse.Namespace) -> Path:
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
     tiles = work / phase.tiles
     n = build_tiles(scenes, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset,
-                    getattr(args, phase.scenes))
+                    getattr(args, phase.scenes), scale_range=phase.scale_range)
+    if phase.foreign and args.foreign_scenes:
+        foreign = work / "scenes_foreign"
+        ensure_scenes(foreign, "train", args.foreign_scenes, args.seed + 20, args.test_deck, args.workers, args.size,
+                      tiers=FOREIGN_TIERS)
+        n += build_tiles(foreign, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 1,
+                         args.foreign_scenes, scale_range=phase.scale_range, tag="_foreign")
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
@@ -546,7 +570,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
-                            lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg)
+                            lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
+                            blur_p=phase.blur_p, blur_min=phase.blur_min)
     export_classifier(best, args.models)
 
 
@@ -611,6 +636,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ft2-scenes", type=int, default=2800, help="training scenes for stage 2's fourth phase cls4")
     ap.add_argument("--cls4-hours", type=float, default=0.8, help="time budget for stage 2's fourth phase")
     ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
+    ap.add_argument("--det4-hours", type=float, default=1.4,
+                    help="time budget for stage 1's fourth phase (all --ft2-scenes, smaller indices)")
+    ap.add_argument("--foreign-scenes", type=int, default=1400,
+                    help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles; "
+                         "needs python -m datasets.setup_art --tiers B,C")
+    ap.add_argument("--cls5-hours", type=float, default=1.2, help="time budget for stage 2's fifth phase")
+    ap.add_argument("--cls5-epochs", type=int, default=8, help="epochs of stage 2's fifth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4",
                     help="which stages to train, in order: cls (classifier), cls2..cls4 (its later phases), "
