@@ -200,3 +200,17 @@ def test_tiles_from_a_second_scene_set_join_the_first(tmp_path: Path) -> None:
     assert build_tiles(first, "train", tiles, 3, seed=0) == 6  # done: not rebuilt
     labelled = [(tiles / "labels" / "train" / f"{n}.txt").read_text() for n in names]
     assert sum(1 for text in labelled if text.strip()) >= 5  # most tiles are centred near an index
+
+
+def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
+    """The suits added by eye to the real test photos keep every published rank and cover every card."""
+    from referee.cards import Card
+    from vision.evaluate import EDJE, edje_cards, edje_items
+
+    if not (EDJE / "images" / "test").exists():
+        pytest.skip(f"{EDJE} not present")
+    full = edje_cards()
+    published = {(img.name, k): rank for img, boxes in edje_items() for k, (rank, _box) in enumerate(boxes)}
+    assert set(full) == set(published) and len(full) == 143
+    for key, card in full.items():
+        assert str(Card.parse(card))[:-1] == published[key], key
