@@ -43,6 +43,12 @@ def test_the_two_corners_of_one_card_read_differently_become_the_reading_both_su
     cards = join_indices([a, b], NAMES)
     assert [str(c.card) for c in cards] == ["Ac"]  # 0.6 x 0.45 > 0.4 x 0.55
     assert len(cards[0].index_boxes) == 2
+    assert cards[0].up_either_way  # both corners seen: the card may face either way
+
+
+def test_a_card_read_from_one_corner_faces_one_way() -> None:
+    cards = join_indices([hit(TL, 90.0, Ac=0.9)], NAMES)
+    assert cards[0].up == 90.0 and not cards[0].up_either_way
 
 
 def test_corners_that_disagree_completely_stay_two_cards() -> None:

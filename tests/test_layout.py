@@ -179,3 +179,24 @@ def test_a_seat_read_upside_down_keeps_its_place() -> None:
     result = layout_table([upside_down(d) if str(d.card) in top else d for d in table(["bottom", "top"])])
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
+def either_way(d: CardDetection, flip: bool) -> CardDetection:
+    """A card that showed both corners: its facing may have been read from either one."""
+    from dataclasses import replace
+
+    return replace(upside_down(d) if flip else d, up_either_way=True)
+
+
+def test_cards_showing_both_corners_face_the_middle_of_the_table() -> None:
+    # Rows spread out: every card of the top player shows both corners, and about half were
+    # read from the bottom-right one (facing the bottom player). Next to the bottom player's
+    # overlapped (one-corner) cards they must still make the top player's hand.
+    bottom = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])
+    near = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 3.7 * H)  # head rows a card height apart
+    top = seat_cards(HANDS["top"], "top", near, overlap=1.1)
+    mixed = bottom + [either_way(d, flip=i % 2 == 0) for i, d in enumerate(top)]
+    result = layout_table(mixed)
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+

@@ -223,8 +223,10 @@ def to_detection(read: CardRead, names: list[str]) -> CardDetection:
         outline = tuple(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(outline, o2[2:] + o2[:2], strict=True))
     ib = tuple(m.box for m in read.members)
     box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
+    either = len(read.members) == 2 and (read.members[1].glyph_up - first.glyph_up) % 360 == 180
     return CardDetection(card=Card.parse(read.card), confidence=read.confidence(names), box=box, index_boxes=ib,
-                         outline=(outline[0], outline[1], outline[2], outline[3]), up=first.glyph_up)
+                         outline=(outline[0], outline[1], outline[2], outline[3]), up=first.glyph_up,
+                         up_either_way=either)
 
 
 def join_indices(hits: list[IndexHit], names: list[str]) -> list[CardDetection]:

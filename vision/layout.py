@@ -203,7 +203,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     """Group ``detections`` into seats and rows; report every problem found."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
-    cards = _drop_duplicates(list(detections), problems, config.min_confidence)
+    cards = _orient_either_way(_drop_duplicates(list(detections), problems, config.min_confidence))
     groups = _face_the_table(_seat_groups(cards))
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
@@ -297,6 +297,41 @@ def _turned(card: CardDetection) -> CardDetection:
         return card
     o = card.outline
     return replace(card, up=(card.up + 180) % 360, outline=(o[2], o[3], o[0], o[1]))
+
+
+NEIGHBOURS = 4    # one-corner cards around a two-corner card that settle its facing (one hand alone)
+MIDDLE_COS = 0.5  # a card whose facing is within 60 degrees of toward / away from the table's middle
+
+
+def _orient_either_way(cards: list[CardDetection]) -> list[CardDetection]:
+    """A card that showed both corner indices faces either way (a card turned half round looks
+    the same). With more than one hand on the table, players sit around it and their cards'
+    tops face its middle: take the way toward the middle of all cards when that is clear.
+    Otherwise take the way of the nearest cards read from one corner (in overlapped rows that
+    is the top-left index); with none around, leave it."""
+    if not any(c.up_either_way for c in cards):
+        return cards
+    fixed = [c for c in cards if c.up is not None and not c.up_either_way]
+    several = len(cards) > HAND_SIZE
+    middle = np.mean([c.center for c in cards], axis=0)
+    out = []
+    for c in cards:
+        if not c.up_either_way or c.up is None:
+            out.append(c)
+            continue
+        ux, uy = _up_vector(c.up)
+        away = np.asarray(c.center) - middle
+        norm = float(np.linalg.norm(away))
+        facing = float(ux * away[0] + uy * away[1]) / norm if norm > 0 else 0.0
+        if several and abs(facing) > MIDDLE_COS:
+            turn = facing > 0
+        else:
+            near = sorted(((d, f) for f in fixed if (d := _linked(c, f)) is not None),
+                          key=lambda t: t[0])[:NEIGHBOURS]
+            size = _card_size(c)
+            turn = sum(math.cos(math.radians((f.up or 0.0) - c.up)) / (1 + d / size) for d, f in near) < 0
+        out.append(_turned(c) if turn else c)
+    return out
 
 
 def _linked(x: CardDetection, y: CardDetection) -> float | None:

@@ -29,7 +29,9 @@ class CardDetection:
     known); ``index_boxes`` are the rank+suit corner indices the detector read;
     ``outline`` is the card's four corners when they could be estimated; ``up`` is the
     direction (degrees, image coordinates, 0 = the card's top points up the image,
-    90 = points right) the card's top edge faces, or None.
+    90 = points right) the card's top edge faces, or None. ``up_either_way``: the card
+    showed both corner indices (they face opposite ways), so ``up + 180`` fits it as well
+    (a card looks the same turned half round; the player's other cards settle it).
     """
 
     card: Card
@@ -38,6 +40,7 @@ class CardDetection:
     index_boxes: tuple[Box, ...] = ()
     outline: tuple[Point, Point, Point, Point] | None = None
     up: float | None = None
+    up_either_way: bool = False
 
     @property
     def center(self) -> Point:
