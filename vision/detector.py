@@ -70,7 +70,7 @@ def _all_cards() -> list[str]:
 class CardDetector:
     """The two ONNX models and the glue between them. Build once (``get_detector()`` caches)."""
 
-    def __init__(self, models: Path = MODELS, *, det_conf: float = 0.25, cls_conf: float = 0.6,
+    def __init__(self, models: Path = MODELS, *, det_conf: float = 0.25, cls_conf: float = 0.55,
                  work_side: int = 1600, tile: int = 640, threads: int = 2) -> None:
         self.det = _session(models / DET_MODEL, threads)
         self.cls = _session(models / CLS_MODEL, threads)
