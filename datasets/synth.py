@@ -66,7 +66,9 @@ def split_decks(split: Split, root: Path | None = None, tiers: tuple[str, ...] =
     base = cards_dir(root)
     decks = [load_deck(base / d.name) for d in decks_for_split(split, tiers) if read_meta(base / d.name) is not None]
     if not decks:
-        raise FileNotFoundError(f"no rendered decks for split {split!r} in {base}: run python -m datasets.setup_art")
+        hint = "" if tiers == DEFAULT_TIERS else f" --tiers {','.join(tiers)}"
+        raise FileNotFoundError(f"no rendered decks for split {split!r} (tiers {','.join(tiers)}) in {base}: "
+                                f"run python -m datasets.setup_art{hint}")
     return decks
 
 

@@ -170,7 +170,8 @@ def test_training_smoke(tmp_path: Path) -> None:
            "--cls-epochs", "1", "--cls-hours", "0", "--cls2-epochs", "1", "--cls2-hours", "0", "--workers", "1",
            "--size", "800",
            "--ft-scenes", "8", "--det2-hours", "0", "--cls3-hours", "0", "--cls3-epochs", "1",
-           "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0"]
+           "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0",
+           "--det4-hours", "0", "--cls5-hours", "0", "--cls5-epochs", "1", "--foreign-scenes", "2"]
     if test_deck:
         cmd.append("--test-deck")
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}

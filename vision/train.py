@@ -1,6 +1,6 @@
 """Train the two-stage card detector and export it to ONNX in ``models/``.
 
-    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~3 h here
+    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~4.2 h here
     python -m vision.train --resume             # go on after an interruption
     python -m vision.train --stages cls4 --resume   # one stage (phases start from the previous one's best)
 
@@ -15,9 +15,12 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    indices (class ``zz_bg``, the reject class).
 4. Train both with ultralytics from the model YAMLs (no downloaded weights), each with
    a time budget; ``--resume`` continues ``last.pt``. Stage 1: ``det`` (700 scenes'
-   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles); ``det3`` (the same turned
-   up to 40 deg) is available but not in the default recipe (see models/MODEL_CARD.md). Stage 2: ``cls`` and
-   ``cls2`` (700 scenes' crops), ``cls3`` (1,400), ``cls4`` (2,800, turns up to 30 deg).
+   tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles), then ``det4`` (2,800 scenes plus
+   1,000 scenes of the decks with foreign index letters, ``<work>/scenes_foreign``: they need
+   ``python -m datasets.setup_art --tiers B,C``; smaller indices, turned up to 10 deg);
+   ``det3`` (``det2`` turned up to 40 deg) is available but not in the default recipe (see
+   models/MODEL_CARD.md). Stage 2: ``cls`` and ``cls2`` (700 scenes' crops), ``cls3`` (1,400),
+   ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur).
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
 
@@ -84,7 +87,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd.append("--test-deck")
     if tiers:
         cmd += ["--tiers", tiers]
-    subprocess.run(cmd, check=True, cwd=ROOT)
+    if subprocess.run(cmd, cwd=ROOT).returncode:
+        raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
 
 def scene_items(scenes: Path, split: str, limit: int | None = None) -> list[tuple[Path, dict[str, Any]]]:
@@ -636,17 +640,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ft2-scenes", type=int, default=2800, help="training scenes for stage 2's fourth phase cls4")
     ap.add_argument("--cls4-hours", type=float, default=0.8, help="time budget for stage 2's fourth phase")
     ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
-    ap.add_argument("--det4-hours", type=float, default=1.4,
+    ap.add_argument("--det4-hours", type=float, default=1.2,
                     help="time budget for stage 1's fourth phase (all --ft2-scenes, smaller indices)")
-    ap.add_argument("--foreign-scenes", type=int, default=1400,
+    ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles; "
                          "needs python -m datasets.setup_art --tiers B,C")
     ap.add_argument("--cls5-hours", type=float, default=1.2, help="time budget for stage 2's fifth phase")
     ap.add_argument("--cls5-epochs", type=int, default=8, help="epochs of stage 2's fifth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4",
-                    help="which stages to train, in order: cls (classifier), cls2..cls4 (its later phases), "
-                         "det (index finder), det2 (its fine-tuning); det3 (turned tiles) on request")
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
+                    help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
+                         "det (index finder), det2, det4 (its fine-tuning phases); det3 (turned tiles) on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
@@ -654,8 +658,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="torch threads (measured here: 1 is 2-6x faster than 2 on a shared 2-core machine)")
     ap.add_argument("--export-only", action="store_true", help="export the current best.pt files and stop")
     ap.add_argument("--lanes", type=int, choices=(1, 2), default=2,
-                    help="2: train the index finder (det, det2) and the reader (cls..cls4) at the same time, "
-                         "one core each (the recipe's ~3 h); 1: one stage after the other")
+                    help="2: train the index finder (det, det2, det4) and the reader (cls..cls5) at the same "
+                         "time, one core each (the recipe's ~4.2 h); 1: one stage after the other")
     args = ap.parse_args(argv)
 
     work: Path = args.out
