@@ -215,3 +215,17 @@ def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
     assert set(full) == set(published) and len(full) == 143
     for key, card in full.items():
         assert str(Card.parse(card))[:-1] == published[key], key
+
+
+def test_crops_of_the_foreign_letter_decks_keep_only_the_number_cards(tmp_path: Path) -> None:
+    """cls6 reads the foreign-letter decks' number cards only: their courts and aces carry
+    other letters (German B/D/K, French V/D/R), so they are neither cards nor background."""
+    from datasets.synth import generate
+    from vision.tiles import BG_CLASS
+    from vision.train import build_crops
+
+    generate(tmp_path / "s", 2, seed=1, split="train", size=480, workers=1, use_test_deck=True, progress=False)
+    assert build_crops(tmp_path / "s", "train", tmp_path / "c", seed=0, ranks="23456789T") > 0
+    saved = {d.name for d in (tmp_path / "c" / "train").iterdir() if any(d.glob("s1_*.jpg"))}
+    assert BG_CLASS in saved and len(saved) > 5
+    assert all(name[0] in "23456789T" for name in saved - {BG_CLASS})

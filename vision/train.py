@@ -169,8 +169,12 @@ def class_dirs(out: Path, split: str) -> dict[str, Path]:
 
 
 def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None, bg_per_scene: int = 12,
-                flip_bg: float = 0.08) -> int:
-    """Upright-turned crops of every visible index (52 classes) and background crops (``zz_bg``)."""
+                flip_bg: float = 0.08, ranks: str | None = None) -> int:
+    """Upright-turned crops of every visible index (52 classes) and background crops (``zz_bg``).
+
+    ``ranks``: only the indices of cards of these ranks (``"23456789T"``: the foreign-letter
+    decks' number cards, whose indices read as ours; their courts and aces are left out,
+    neither cards nor background)."""
     done = out / f".done_{split}"
     if done.exists():
         return int(done.read_text())
@@ -191,7 +195,7 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
                 q = np.asarray(ix["quad"])
                 centres.append(q.mean(axis=0))
                 sizes.append(max(q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()))
-                if not ix["visible"]:
+                if not ix["visible"] or (ranks is not None and c["card"][0] not in ranks):
                     continue
                 jit = (rng.normal(0, 0.04), rng.normal(0, 0.04), rng.uniform(0.9, 1.15))
                 crop = crop_square(image, (x1, y1, x2, y2), jitter=jit)
@@ -233,7 +237,7 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
         if (n + 1) % 50 == 0 or n + 1 == len(items):
             log(f"crops/{split}: {n + 1}/{len(items)} scenes, {count} crops")
     for name, d in dirs.items():  # tiny runs: the image-folder loader refuses an empty class
-        if not any(d.iterdir()):
+        if ranks is None and not any(d.iterdir()):
             twin = next((out / "train" / name).glob("*.jpg"), None)
             if twin is not None:
                 shutil.copy(twin, d / twin.name)
@@ -297,12 +301,13 @@ def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float 
     return best if best.exists() else last
 
 
-def _load_crops(root: Path, names: list[str]) -> tuple[Any, Any]:
+def _load_crops(root: Path | list[Path], names: list[str]) -> tuple[Any, Any]:
     import torch
 
+    roots = root if isinstance(root, list) else [root]
     xs, ys = [], []
     for i, name in enumerate(names):
-        for f in sorted((root / name).glob("*.jpg")):
+        for f in sorted(f for r in roots for f in (r / name).glob("*.jpg")):
             img = cv2.imread(str(f))
             if img is None:
                 continue
@@ -347,7 +352,7 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
 
 def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
                      batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
-                     blur_p: float = 0.3, blur_min: float = 0.35) -> Path:
+                     blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -366,7 +371,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
         log(f"cls: already trained ({best})")
         return best
     t_load = time.time()
-    xtr, ytr = _load_crops(crops / "train", names)
+    xtr, ytr = _load_crops([crops / "train"] + [m / "train" for m in more or []], names)
     xva, yva = _load_crops(crops / "val", names)
     log(f"cls: {len(xtr)} train / {len(xva)} val crops, {len(names)} classes, loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
@@ -513,6 +518,7 @@ class ClsPhase:
     max_deg: float = 12.0
     blur_p: float = 0.3   # share of each batch blurred (shrunk and enlarged back)
     blur_min: float = 0.35  # the strongest shrink
+    foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
 
 
 DET_PHASES = {
@@ -532,6 +538,9 @@ CLS_PHASES = {
     "cls4": ClsPhase("crops3", "ft2_scenes", 200, 5e-4, "cls3", max_deg=30.0),  # 4x; cards between quarter turns
     # the same crops, more epochs, half of each batch blurred harder (small, soft indices)
     "cls5": ClsPhase("crops3", "ft2_scenes", 200, 4e-4, "cls4", max_deg=30.0, blur_p=0.5, blur_min=0.22),
+    # plus the foreign-letter decks' number cards: more designs of 2-10 and of the suits
+    "cls6": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                     foreign=True),
 }
 
 
@@ -546,14 +555,20 @@ def _cls_run(runs: Path, name: str, args: argparse.Namespace) -> Path:
     return runs / (args.cls_run if name == "cls" else name)
 
 
+def ensure_foreign_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """The scenes of the tier B/C decks (foreign index letters), for det4's tiles and cls6's crops."""
+    foreign = work / "scenes_foreign"
+    ensure_scenes(foreign, "train", args.foreign_scenes, args.seed + 20, args.test_deck, args.workers, args.size,
+                  tiers=FOREIGN_TIERS)
+    return foreign
+
+
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
     tiles = work / phase.tiles
     n = build_tiles(scenes, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset,
                     getattr(args, phase.scenes), scale_range=phase.scale_range)
     if phase.foreign and args.foreign_scenes:
-        foreign = work / "scenes_foreign"
-        ensure_scenes(foreign, "train", args.foreign_scenes, args.seed + 20, args.test_deck, args.workers, args.size,
-                      tiers=FOREIGN_TIERS)
+        foreign = ensure_foreign_scenes(args, work)
         n += build_tiles(foreign, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 1,
                          args.foreign_scenes, scale_range=phase.scale_range, tag="_foreign")
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
@@ -571,11 +586,18 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     crops = work / phase.crops
     n = build_crops(scenes, "train", crops, args.seed + phase.seed_offset, getattr(args, phase.scenes))
     log(f"{phase.crops}: {n} train, {build_crops(scenes, 'val', crops, args.seed + 1, args.val_scenes)} val")
+    more = []
+    if phase.foreign and args.foreign_scenes:
+        foreign = ensure_foreign_scenes(args, work)
+        more.append(work / "crops_foreign")
+        n_foreign = build_crops(foreign, "train", more[0], args.seed + phase.seed_offset + 1, args.foreign_scenes,
+                                ranks="23456789T")
+        log(f"crops_foreign: {n_foreign} train (number cards and background)")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
-                            blur_p=phase.blur_p, blur_min=phase.blur_min)
+                            blur_p=phase.blur_p, blur_min=phase.blur_min, more=more)
     export_classifier(best, args.models)
 
 
@@ -647,6 +669,8 @@ def main(argv: list[str] | None = None) -> int:
                          "needs python -m datasets.setup_art --tiers B,C")
     ap.add_argument("--cls5-hours", type=float, default=1.2, help="time budget for stage 2's fifth phase")
     ap.add_argument("--cls5-epochs", type=int, default=8, help="epochs of stage 2's fifth phase (within its budget)")
+    ap.add_argument("--cls6-hours", type=float, default=0.55, help="time budget for stage 2's sixth phase")
+    ap.add_argument("--cls6-epochs", type=int, default=6, help="epochs of stage 2's sixth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
                     help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
