@@ -20,7 +20,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``python -m datasets.setup_art --tiers B,C``; smaller indices, turned up to 10 deg);
    ``det3`` (``det2`` turned up to 40 deg) is available but not in the default recipe (see
    models/MODEL_CARD.md). Stage 2: ``cls`` and ``cls2`` (700 scenes' crops), ``cls3`` (1,400),
-   ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur).
+   ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur);
+   ``cls6`` (plus the foreign-letter decks' number cards) on request.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
 
@@ -539,6 +540,7 @@ CLS_PHASES = {
     # the same crops, more epochs, half of each batch blurred harder (small, soft indices)
     "cls5": ClsPhase("crops3", "ft2_scenes", 200, 4e-4, "cls4", max_deg=30.0, blur_p=0.5, blur_min=0.22),
     # plus the foreign-letter decks' number cards: more designs of 2-10 and of the suits
+    # (on request only: better on validation families, not on the held-out ones; see the model card)
     "cls6": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      foreign=True),
 }
@@ -674,7 +676,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
                     help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
-                         "det (index finder), det2, det4 (its fine-tuning phases); det3 (turned tiles) on request")
+                         "det (index finder), det2, det4 (its fine-tuning phases); det3 (turned tiles) and cls6 "
+                         "(with the foreign-letter decks' number cards) on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
