@@ -52,7 +52,7 @@ from .tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
 DET_TILE = 256
-FOREIGN_TIERS = "B,C"  # decks with foreign index letters or odd layouts (datasets.decks): stage 1 only
+FOREIGN_TIERS = "B,C"  # decks with foreign index letters (datasets.decks): det4 tiles, cls6 number cards only
 DET_EXPORT = 640
 
 
