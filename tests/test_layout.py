@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -183,8 +184,6 @@ def test_a_seat_read_upside_down_keeps_its_place() -> None:
 
 def either_way(d: CardDetection, flip: bool) -> CardDetection:
     """A card that showed both corners: its facing may have been read from either one."""
-    from dataclasses import replace
-
     return replace(upside_down(d) if flip else d, up_either_way=True)
 
 
@@ -199,4 +198,3 @@ def test_cards_showing_both_corners_face_the_middle_of_the_table() -> None:
     result = layout_table(mixed)
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
-

@@ -145,7 +145,8 @@ def edje_cards(path: Path = EDJE_CARDS) -> dict[tuple[str, int], str]:
 def evaluate_edje(detector: CardDetector, verbose: bool = False) -> dict[str, Any]:
     cards = found = rank_ok = card_ok = extra = 0
     full = edje_cards()
-    for img, boxes in edje_items():
+    items = edje_items()
+    for img, boxes in items:
         det = detector.detect(read_image(img))
         used: set[int] = set()
         for k, (rank, (x1, y1, x2, y2)) in enumerate(boxes):
@@ -169,7 +170,7 @@ def evaluate_edje(detector: CardDetector, verbose: bool = False) -> dict[str, An
                 print(f"  {img.name}: {full.get((img.name, k))} read as {best.card}", file=sys.stderr)
         extra += sum(1 for d in det.cards if id(d) not in used)
     out: dict[str, Any] = {
-        "images": len(edje_items()), "cards": cards, "recall": found / cards if cards else 0.0,
+        "images": len(items), "cards": cards, "recall": found / cards if cards else 0.0,
         "rank_accuracy": rank_ok / found if found else 0.0, "rank_accuracy_of_all": rank_ok / cards if cards else 0,
         "detections_outside_cards": extra}
     if full:

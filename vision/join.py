@@ -113,9 +113,7 @@ def _combined(members: list[IndexHit]) -> F32 | None:
 
 
 def _reading(members: list[IndexHit], names: list[str]) -> tuple[F32 | None, str]:
-    if len(members) == 1:
-        return members[0].probs, members[0].card
-    probs = _combined(members)
+    probs = _combined(members) if len(members) > 1 else None  # a lone corner reads as it was read
     if probs is None:
         return members[0].probs, members[0].card
     return probs, names[int(np.argmax(probs))]

@@ -292,11 +292,11 @@ def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_co
 
 
 def _turned(card: CardDetection) -> CardDetection:
-    """The same card facing the other way (same outline, corners renumbered)."""
-    if card.up is None or card.outline is None:
+    """The same card facing the other way (same rectangle, corners renumbered)."""
+    if card.up is None:
         return card
     o = card.outline
-    return replace(card, up=(card.up + 180) % 360, outline=(o[2], o[3], o[0], o[1]))
+    return replace(card, up=(card.up + 180) % 360, outline=None if o is None else (o[2], o[3], o[0], o[1]))
 
 
 NEIGHBOURS = 4    # one-corner cards around a two-corner card that settle its facing (one hand alone)
@@ -411,10 +411,7 @@ def _facing_seat(card: CardDetection, up: float) -> CardDetection:
     turn it half round (same rectangle, corners renamed) so its top-left is the anchor."""
     if card.up is None or abs((card.up - up + 180) % 360 - 180) <= 90:
         return card
-    outline = card.outline
-    if outline is not None:
-        outline = (outline[2], outline[3], outline[0], outline[1])
-    return replace(card, up=(card.up + 180) % 360, outline=outline)
+    return _turned(card)
 
 
 def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem]) -> SeatLayout:

@@ -302,10 +302,9 @@ def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float 
     return best if best.exists() else last
 
 
-def _load_crops(root: Path | list[Path], names: list[str]) -> tuple[Any, Any]:
+def _load_crops(roots: list[Path], names: list[str]) -> tuple[Any, Any]:
     import torch
 
-    roots = root if isinstance(root, list) else [root]
     xs, ys = [], []
     for i, name in enumerate(names):
         for f in sorted(f for r in roots for f in (r / name).glob("*.jpg")):
@@ -373,7 +372,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
         return best
     t_load = time.time()
     xtr, ytr = _load_crops([crops / "train"] + [m / "train" for m in more or []], names)
-    xva, yva = _load_crops(crops / "val", names)
+    xva, yva = _load_crops([crops / "val"], names)
     log(f"cls: {len(xtr)} train / {len(xva)} val crops, {len(names)} classes, loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
     model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
@@ -526,7 +525,6 @@ DET_PHASES = {
     "det": DetPhase("tiles", "scenes", 0, 0.002, 0.5, 0.0, None),
     "det2": DetPhase("tiles2", "ft_scenes", 100, 0.001, 0.2, 0.0, "det"),        # more scenes
     "det3": DetPhase("tiles2", "ft_scenes", 100, 0.0007, 0.2, 40.0, "det2"),     # turned up to 40 deg (not shipped)
-    # all 2,800 scenes, new tiles, smaller indices too, turned a little
     # all 2,800 scenes plus scenes of the decks with foreign index letters (German, French,
     # Italian, Cyrillic: an index is an index to stage 1), new tiles, smaller indices too, turned a little
     "det4": DetPhase("tiles3", "ft2_scenes", 300, 0.0007, 0.2, 10.0, "det2", scale_range=(0.4, 2.5),
@@ -667,8 +665,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det4-hours", type=float, default=1.2,
                     help="time budget for stage 1's fourth phase (all --ft2-scenes, smaller indices)")
     ap.add_argument("--foreign-scenes", type=int, default=1000,
-                    help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles; "
-                         "needs python -m datasets.setup_art --tiers B,C")
+                    help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
+                         "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
     ap.add_argument("--cls5-hours", type=float, default=1.2, help="time budget for stage 2's fifth phase")
     ap.add_argument("--cls5-epochs", type=int, default=8, help="epochs of stage 2's fifth phase (within its budget)")
     ap.add_argument("--cls6-hours", type=float, default=0.55, help="time budget for stage 2's sixth phase")
