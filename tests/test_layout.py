@@ -198,3 +198,29 @@ def test_cards_showing_both_corners_face_the_middle_of_the_table() -> None:
     result = layout_table(mixed)
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
+def _seen_from_afar(cards: list[CardDetection], centre: tuple[float, float], f: float) -> list[CardDetection]:
+    """The cards as a tilted camera sees a far seat: shrunk by ``f`` around ``centre``."""
+    cx, cy = centre
+    out = []
+    for d in cards:
+        assert d.outline is not None
+        o = tuple((cx + (x - cx) * f, cy + (y - cy) * f) for x, y in d.outline)
+        xs, ys = [p[0] for p in o], [p[1] for p in o]
+        out.append(replace(d, outline=o, box=(min(xs), min(ys), max(xs), max(ys))))  # type: ignore[arg-type]
+    return out
+
+
+def test_a_two_corner_card_read_the_wrong_way_goes_back_to_its_player() -> None:
+    # A tilted photo: the far (top) hand is small, the near (bottom) hand spread out, so the average
+    # of all cards' centres lies below the bottom player's head row. The head's right card showed both
+    # corners and was read from its bottom-right one (facing the top player): toward that "middle" it
+    # went to the top player (14 cards against 12). It lies nearer the bottom player's cards: it is theirs.
+    bottom = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"], overlap=1.1)
+    bottom = [either_way(c, flip=i == 2) if i < 8 else c for i, c in enumerate(bottom)]
+    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 250.0)
+    top = _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
+    result = layout_table(bottom + top)
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}

@@ -204,7 +204,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     config = config or LayoutConfig()
     problems: list[Problem] = []
     cards = _orient_either_way(_drop_duplicates(list(detections), problems, config.min_confidence))
-    groups = _face_the_table(_seat_groups(cards))
+    groups = _give_back_either_way(_face_the_table(_seat_groups(cards)))
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
     names_used: dict[str, int] = defaultdict(int)
@@ -258,6 +258,37 @@ def _face_the_table(groups: list[tuple[list[CardDetection], float]]) -> list[tup
                 up = (up + 180) % 360
         out.append((group, up))
     return out
+
+
+def _give_back_either_way(groups: list[tuple[list[CardDetection], float]],
+                          ) -> list[tuple[list[CardDetection], float]]:
+    """A card that showed both corners may have been given the wrong way round, and so to the
+    player facing it (on a tilted photo the middle of the table is not where the cards' centres
+    average). When a seat holds more than a hand, the seat such a card faces once turned holds
+    less, and the card lies nearer that seat's cards than its own seat's one-corner cards, it
+    moves there (nearest first, while the counts say so)."""
+    def nearest(card: CardDetection, group: list[CardDetection]) -> float:
+        return min((math.dist(card.center, m.center) for m in group if m is not card), default=math.inf)
+
+    for group, _up in groups:
+        while len(group) > HAND_SIZE:
+            own = [m for m in group if not m.up_either_way] or group
+            moves = []
+            for card in group:
+                if not card.up_either_way or card.up is None:
+                    continue
+                turned = _turned(card)
+                for target, t_up in groups:
+                    if (target is not group and len(target) < HAND_SIZE
+                            and abs(((turned.up or 0.0) - t_up + 180) % 360 - 180) <= 90
+                            and (gain := nearest(card, own) - nearest(card, target)) > 0):
+                        moves.append((gain, card, turned, target))
+            if not moves:
+                break
+            _gain, card, turned, target = max(moves, key=lambda m: m[0])
+            group.remove(card)
+            target.append(turned)
+    return groups
 
 
 def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_confidence: float,

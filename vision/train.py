@@ -76,7 +76,7 @@ def offline_env(work: Path) -> None:
 # --------------------------------------------------------------------------- scenes
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
-                  size: int = 1600, tiers: str | None = None) -> None:
+                  size: int | str = 1600, tiers: str | None = None) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -519,6 +519,7 @@ class ClsPhase:
     blur_p: float = 0.3   # share of each batch blurred (shrunk and enlarged back)
     blur_min: float = 0.35  # the strongest shrink
     foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
+    small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
 
 
 DET_PHASES = {
@@ -541,7 +542,12 @@ CLS_PHASES = {
     # (on request only: better on validation families, not on the held-out ones; see the model card)
     "cls6": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      foreign=True),
+    # plus crops of scenes rendered at 800-1400 px (indices of 15-45 px drawn at that size, with the
+    # JPEG and resampling of a small photo, not blurred after the fact): the reader's misses are small indices
+    "cls7": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.4, blur_min=0.25,
+                     small=True),
 }
+SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
 
 def _det_weights(runs: Path, name: str) -> Path:
@@ -561,6 +567,13 @@ def ensure_foreign_scenes(args: argparse.Namespace, work: Path) -> Path:
     ensure_scenes(foreign, "train", args.foreign_scenes, args.seed + 20, args.test_deck, args.workers, args.size,
                   tiers=FOREIGN_TIERS)
     return foreign
+
+
+def ensure_small_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """Train-family scenes rendered small (``SMALL_SIZE``), for cls7's crops."""
+    small = work / "scenes_small"
+    ensure_scenes(small, "train", args.small_scenes, args.seed + 40, args.test_deck, args.workers, SMALL_SIZE)
+    return small
 
 
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
@@ -593,6 +606,11 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         n_foreign = build_crops(foreign, "train", more[0], args.seed + phase.seed_offset + 1, args.foreign_scenes,
                                 ranks="23456789T")
         log(f"crops_foreign: {n_foreign} train (number cards and background)")
+    if phase.small and args.small_scenes:
+        small = ensure_small_scenes(args, work)
+        more.append(work / "crops_small")
+        n_small = build_crops(small, "train", more[-1], args.seed + phase.seed_offset + 2, args.small_scenes)
+        log(f"crops_small: {n_small} train")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
@@ -671,6 +689,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls5-epochs", type=int, default=8, help="epochs of stage 2's fifth phase (within its budget)")
     ap.add_argument("--cls6-hours", type=float, default=0.55, help="time budget for stage 2's sixth phase")
     ap.add_argument("--cls6-epochs", type=int, default=6, help="epochs of stage 2's sixth phase (within its budget)")
+    ap.add_argument("--small-scenes", type=int, default=2000,
+                    help=f"scenes of the train families rendered at {SMALL_SIZE} px for cls7's crops")
+    ap.add_argument("--cls7-hours", type=float, default=1.1, help="time budget for stage 2's seventh phase")
+    ap.add_argument("--cls7-epochs", type=int, default=6, help="epochs of stage 2's seventh phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
                     help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
