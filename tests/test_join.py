@@ -93,3 +93,34 @@ def test_one_deck_never_takes_an_alternative_another_card_holds() -> None:
     b = hit((400.0, 100.0, 420.0, 140.0), Ac=0.95)
     c = hit((900.0, 500.0, 920.0, 540.0), **{"4c": 0.6}, Ac=0.3)
     assert sorted(str(x.card) for x in join_indices([a, b, c], NAMES)) == ["4c", "4c", "Ac"]
+
+
+def _at(x: float, y: float) -> Box:
+    return (x, y, x + 20.0, y + 40.0)
+
+
+def _claimed() -> list[IndexHit]:
+    """Three cards read clearly, far apart: Ac, Kd and 5s are taken."""
+    return [hit(_at(100, 100), Ac=0.95), hit(_at(500, 100), Kd=0.95), hit(_at(900, 100), **{"5s": 0.95})]
+
+
+def test_an_unsure_index_is_read_by_elimination() -> None:
+    # The reader hesitated between Ac and 4c (0.50 / 0.45; 0.05 reject). Ac is another card's:
+    # of the identities still free, 4c takes 0.45 / (0.45 + 0.05) = 0.9 of what is left.
+    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.45})
+    cards = {str(c.card): c for c in join_indices([*_claimed(), unsure], NAMES)}
+    assert sorted(cards) == ["4c", "5s", "Ac", "Kd"]
+    assert cards["4c"].index_boxes == (unsure.box,)
+
+
+def test_an_unsure_index_stays_out_while_the_deck_leaves_doubt() -> None:
+    # Nobody holds Ac: it stays a 0.50 / 0.45 guess, no card.
+    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.45})
+    others = [h for h in _claimed() if h.card != "Ac"]
+    assert sorted(str(c.card) for c in join_indices([*others, unsure], NAMES)) == ["5s", "Kd"]
+
+
+def test_an_unsure_index_the_reader_mostly_rejected_stays_out() -> None:
+    # Half the probability went to the reject class (a pip, a chip): 4c gets 0.2 / (0.2 + 0.5).
+    unsure = hit(_at(500, 700), Ac=0.3, **{"4c": 0.2})
+    assert sorted(str(c.card) for c in join_indices([*_claimed(), unsure], NAMES)) == ["5s", "Ac", "Kd"]

@@ -6,8 +6,9 @@ photo resized so its long side is at most ``work_side`` (indices then measure ab
 large. Stage 2 classifies a square crop of each found index (taken from the
 full-resolution photo) in its four quarter turns; the best turn gives the identity
 and the index's orientation; the reject class ``zz_bg`` and low scores drop clutter.
-Finally ``vision.join`` pairs a card's two corners by geometry, reads them together and
-resolves identities read twice (one deck has each card once).
+Finally ``vision.join`` pairs a card's two corners by geometry, reads them together,
+resolves identities read twice (one deck has each card once), and lets an index read
+below the threshold count only when the identities still free make its reading clear.
 
 >>> CardDetector.available() in (True, False)
 True
@@ -78,6 +79,7 @@ class CardDetector:
         self.bg = self.names.index(BG_CLASS) if BG_CLASS in self.names else -1
         self.det_conf = det_conf
         self.cls_conf = cls_conf
+        self.weak_conf = 0.15       # weaker reads are kept for the deck's elimination (vision.join.by_elimination)
         self.work_side = work_side
         self.tile = tile
         self.big_index = 22.0
@@ -197,7 +199,7 @@ class CardDetector:
                 cards[:, self.bg] = -1
             k, c = (int(v) for v in np.unravel_index(int(np.argmax(cards)), cards.shape))
             prob = float(cards[k, c])
-            if prob < self.cls_conf or (self.bg >= 0 and p[k, self.bg] > prob):
+            if prob < self.weak_conf or (self.bg >= 0 and p[k, self.bg] > prob):
                 continue
             box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
             hits.append(IndexHit(box=box, det_score=float(s), card=self.names[c], cls_prob=prob,
@@ -207,7 +209,7 @@ class CardDetector:
     # ------------------------------------------------------------------ cards
     def join(self, hits: list[IndexHit]) -> list[CardDetection]:
         """One detection per physical card (``vision.join``)."""
-        return join_indices(hits, self.names)
+        return join_indices(hits, self.names, self.cls_conf)
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         t0 = time.perf_counter()

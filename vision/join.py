@@ -15,6 +15,13 @@ Three steps, each a function:
    comes from that alternative's probability, so a weak guess still shows as a
    low-confidence card. When no alternative is plausible the duplicate stays for the
    referee to report.
+4. ``by_elimination``: an index read below the reading threshold is not a card on its own
+   evidence, but one deck also says which identities are still possible: those no card
+   read clearly claims. Its probabilities are weighed again over those identities (and the
+   reject class, which keeps its share), and it becomes a card when one of them is then
+   at least ``ELIMINATION_FLOOR`` probable. On a table of 3-4 hands most identities are
+   taken, so an index the reader hesitated on between, say, ``4c`` held by another player
+   and ``4s`` that nobody holds is read ``4s``.
 
 >>> import numpy as np
 >>> names = ["Ac", "4c", "Kd"]
@@ -43,6 +50,9 @@ PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many c
 SAME_REACH = 1.4     # the same identity within this many card diagonals of its best read is one card
 AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the joint reading this much
 ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
+READ_FLOOR = 0.55    # an index read at least this probable is a card on its own evidence
+ELIMINATION_FLOOR = 0.85  # a weaker index becomes a card when one unclaimed identity is this probable
+#   (these two: chosen on validation-family scenes; the detector passes its own threshold)
 
 
 @dataclass(frozen=True)
@@ -227,12 +237,55 @@ def to_detection(read: CardRead, names: list[str]) -> CardDetection:
                          up_either_way=either)
 
 
-def join_indices(hits: list[IndexHit], names: list[str]) -> list[CardDetection]:
-    """One detection per physical card, sorted top to bottom."""
-    reads = one_deck(pair_indices(hits, names), names)
+def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]) -> list[CardRead]:
+    """The weak reads that one deck makes clear: each read's probabilities weighed again over
+    the identities no card in ``cards`` claims (the reject class keeps its share: what the
+    reader did not give to any card); kept when the best is at least ``ELIMINATION_FLOOR``,
+    most probable first, each identity once."""
+    claimed = {r.card for r in cards}
+    ranked: list[tuple[float, CardRead]] = []
+    for read in weak:
+        if read.probs is None:
+            continue
+        ranked.append((float(np.max(read.probs)), read))
+    out: list[CardRead] = []
+    for _best, read in sorted(ranked, key=lambda t: -t[0]):
+        assert read.probs is not None
+        p = np.asarray(read.probs, np.float64).copy()
+        # a lone corner's probabilities leave out the reject class's share; two corners read alike are a card
+        reject = max(0.0, 1.0 - float(p.sum())) if len(read.members) == 1 else 0.0
+        for i, name in enumerate(names):
+            if name in claimed:
+                p[i] = 0.0
+        total = float(p.sum()) + reject
+        if total <= 0:
+            continue
+        p /= total
+        i = int(np.argmax(p))
+        if p[i] < ELIMINATION_FLOOR:
+            continue
+        read.card = names[i]
+        read.probs = p.astype(np.float32)
+        claimed.add(read.card)
+        out.append(read)
+    return out
+
+
+def _apart_from(read: CardRead, cards: list[CardRead]) -> bool:
+    """No index of ``read`` is one already read (the same region found at another turn or scale)."""
+    return all(_overlap(m.box, k.box) <= 0.3 for m in read.members for c in cards for k in c.members)
+
+
+def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = READ_FLOOR) -> list[CardDetection]:
+    """One detection per physical card, sorted top to bottom. Hits read at least ``read_floor``
+    probable make the cards; weaker ones only by elimination (``by_elimination``)."""
+    reads = one_deck(pair_indices([h for h in hits if h.cls_prob >= read_floor], names), names)
+    weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names) if _apart_from(r, reads)]
+    reads += by_elimination(weak, reads, names)
     cards = [to_detection(r, names) for r in reads]
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
 
 
-__all__ = ["ALT_FLOOR", "CardRead", "IndexHit", "join_indices", "one_deck", "pair_indices"]
+__all__ = ["ALT_FLOOR", "ELIMINATION_FLOOR", "READ_FLOOR", "CardRead", "IndexHit", "by_elimination", "join_indices",
+           "one_deck", "pair_indices"]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from referee.cards import HAND_SIZE
+from vision.tiles import outline_from_index
 from vision.types import CardDetection, Problem, SeatLayout, TableLayout
 
 ROW_SIZES = (3, 5, 5)
@@ -113,7 +114,15 @@ def _seat_name(up_deg: float) -> str:
 
 
 def _anchor(card: CardDetection) -> tuple[float, float]:
-    """The card's top-left corner: in overlapped rows it is the part that always shows."""
+    """The card's top-left corner: in overlapped rows it is the part that always shows.
+
+    A card seen by both corners has an outline averaged from the two; its row neighbours,
+    seen by the top-left index only, carry that index's estimate (off by the same amount on
+    one deck). So such a card is anchored by its top-left index alone, like them."""
+    if card.outline is not None and len(card.index_boxes) == 2 and card.up is not None:
+        tl = card.outline[0]
+        box = min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
+        return outline_from_index(box, card.up)[0]
     if card.outline is not None:
         return card.outline[0]
     if card.index_boxes:
