@@ -74,12 +74,21 @@ def test_the_same_index_found_twice_is_one_card() -> None:
 def test_one_deck_gives_a_weak_duplicate_its_plausible_alternative() -> None:
     strong = hit(TL, det=0.95, **{"4c": 0.97})
     far = (900.0, 500.0, 920.0, 540.0)
-    weak = hit(far, det=0.9, **{"4c": 0.6}, Ac=0.35)
+    weak = hit(far, det=0.9, **{"4c": 0.6}, Ac=0.25)  # 0.15 reject
     cards = {str(c.card): c for c in join_indices([strong, weak], NAMES)}
     assert set(cards) == {"4c", "Ac"}
     assert cards["Ac"].box == far
     assert cards["Ac"].confidence < cards["4c"].confidence
-    assert abs(cards["Ac"].confidence - (0.9 * 0.35) ** 0.5) < 1e-6  # from the alternative's probability
+    # from the alternative's probability as read: without 4c it is only 0.25 / (0.25 + 0.15) sure
+    assert abs(cards["Ac"].confidence - (0.9 * 0.25) ** 0.5) < 1e-6
+
+
+def test_one_deck_trusts_a_second_choice_the_deck_makes_clear() -> None:
+    # The same, with less left to the reject class: without 4c, Ac is 0.35 / (0.35 + 0.05) = 0.875 sure.
+    strong = hit(TL, det=0.95, **{"4c": 0.97})
+    weak = hit((900.0, 500.0, 920.0, 540.0), det=0.9, **{"4c": 0.6}, Ac=0.35)
+    cards = {str(c.card): c for c in join_indices([strong, weak], NAMES)}
+    assert abs(cards["Ac"].confidence - (0.9 * 0.35 / 0.4) ** 0.5) < 1e-3
 
 
 def test_one_deck_leaves_a_duplicate_without_a_plausible_alternative_for_the_referee() -> None:
@@ -124,3 +133,13 @@ def test_an_unsure_index_the_reader_mostly_rejected_stays_out() -> None:
     # Half the probability went to the reject class (a pip, a chip): 4c gets 0.2 / (0.2 + 0.5).
     unsure = hit(_at(500, 700), Ac=0.3, **{"4c": 0.2})
     assert sorted(str(c.card) for c in join_indices([*_claimed(), unsure], NAMES)) == ["5s", "Ac", "Kd"]
+
+
+def test_a_reading_is_surer_when_the_other_cards_hold_its_rivals() -> None:
+    # 4c at 0.60, its rival Ac at 0.35 (0.05 reject). Alone on the table the card keeps that doubt;
+    # beside a clear Ac it is 0.60 / (0.60 + 0.05) sure, and its confidence says so.
+    unsure = hit(_at(500, 700), det=0.6, Ac=0.35, **{"4c": 0.60})
+    alone = {str(c.card): c.confidence for c in join_indices([unsure], NAMES)}
+    beside = {str(c.card): c.confidence for c in join_indices([hit(_at(100, 100), Ac=0.95), unsure], NAMES)}
+    assert beside["4c"] > alone["4c"] + 0.05
+    assert abs(beside["4c"] - (0.6 * 0.60 / 0.65) ** 0.5) < 1e-3

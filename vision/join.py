@@ -22,6 +22,8 @@ Three steps, each a function:
    at least ``ELIMINATION_FLOOR`` probable. On a table of 3-4 hands most identities are
    taken, so an index the reader hesitated on between, say, ``4c`` held by another player
    and ``4s`` that nobody holds is read ``4s``.
+5. ``weighed_by_deck``: the same reasoning gives every card its confidence on this table:
+   its probabilities without the identities the other cards hold.
 
 >>> import numpy as np
 >>> names = ["Ac", "4c", "Kd"]
@@ -79,6 +81,7 @@ class CardRead:
     members: list[IndexHit]
     probs: F32 | None
     card: str
+    second_choice: bool = False  # one_deck gave it an alternative: it stays as unsure as it was read
 
     def prob(self, name: str, names: list[str]) -> float:
         if self.probs is None:
@@ -217,6 +220,7 @@ def one_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
                 break
             if name not in claimed:
                 r.card = name
+                r.second_choice = True
                 claimed.add(name)
                 break
     return reads
@@ -271,6 +275,34 @@ def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]
     return out
 
 
+def weighed_by_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
+    """Each read's probabilities given the other cards: identities another card holds are out
+    (the reject class keeps its share), so its confidence says how sure its reading is on this
+    table. Reads of an identity another card also claims stay as they are (the duplicate is reported),
+    and so do reads that one_deck moved to their second choice unless the deck makes that choice as
+    clear as ``by_elimination`` asks (which of two cards read alike holds the identity is itself a
+    guess: otherwise such a card shows as unsure)."""
+    held: dict[str, int] = {}
+    for r in reads:
+        held[r.card] = held.get(r.card, 0) + 1
+    for r in reads:
+        if r.probs is None or held[r.card] > 1:
+            continue
+        p = np.asarray(r.probs, np.float64).copy()
+        reject = max(0.0, 1.0 - float(p.sum())) if len(r.members) == 1 else 0.0
+        for i, name in enumerate(names):
+            if name in held and name != r.card:
+                p[i] = 0.0
+        total = float(p.sum()) + reject
+        if total <= 0:
+            continue
+        p /= total
+        if r.second_choice and p[names.index(r.card)] < ELIMINATION_FLOOR:
+            continue
+        r.probs = p.astype(np.float32)
+    return reads
+
+
 def _apart_from(read: CardRead, cards: list[CardRead]) -> bool:
     """No index of ``read`` is one already read (the same region found at another turn or scale)."""
     return all(_overlap(m.box, k.box) <= 0.3 for m in read.members for c in cards for k in c.members)
@@ -282,6 +314,7 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
     reads = one_deck(pair_indices([h for h in hits if h.cls_prob >= read_floor], names), names)
     weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names) if _apart_from(r, reads)]
     reads += by_elimination(weak, reads, names)
+    reads = weighed_by_deck(reads, names)
     cards = [to_detection(r, names) for r in reads]
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
