@@ -20,9 +20,10 @@ from app_pages.i18n import LANGUAGES, Language
 from referee.errors import InputError
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
 from referee.storage import Database, SessionRecord, default_location
+from vision.types import MIN_CONFIDENCE
 
 HOUSE = "house rules (upload)"
-DEFAULT_CONFIDENCE = 0.5
+DEFAULT_CONFIDENCE = MIN_CONFIDENCE
 MAX_RULES_BYTES = 200_000
 
 

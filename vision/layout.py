@@ -21,7 +21,7 @@ import numpy as np
 
 from referee.cards import HAND_SIZE
 from vision.tiles import outline_from_index
-from vision.types import CardDetection, Problem, SeatLayout, TableLayout
+from vision.types import MIN_CONFIDENCE, CardDetection, Problem, SeatLayout, TableLayout
 
 ROW_SIZES = (3, 5, 5)
 ANGLE_GAP_DEG = 30.0       # facing directions further apart than this belong to different players
@@ -31,7 +31,7 @@ INDEX_TO_CARD = 4.6        # a card is about this many corner-index heights tall
 
 @dataclass(frozen=True)
 class LayoutConfig:
-    min_confidence: float = 0.5
+    min_confidence: float = MIN_CONFIDENCE
 
 
 def _up_vector(angle_deg: float) -> tuple[float, float]:

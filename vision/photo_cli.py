@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from referee.ruleset import PRESET_NAMES, load_ruleset
+from vision.types import MIN_CONFIDENCE
 
 
 def register(sub: Any) -> None:
@@ -16,7 +17,8 @@ def register(sub: Any) -> None:
                        help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: classic)")
     photo.add_argument("--banker", help="the banker's seat (bottom, right, top, left) in banker-mode rules")
     photo.add_argument("--force", action="store_true", help="score the complete seats despite the problems")
-    photo.add_argument("--min-confidence", type=float, default=0.5, help="cards read below this are problems")
+    photo.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE,
+                       help=f"cards read less surely than this are problems (default {MIN_CONFIDENCE})")
     photo.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
     photo.add_argument("--json", action="store_true", help="print JSON")
     photo.set_defaults(handler=cmd_photo)

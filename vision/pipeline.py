@@ -25,7 +25,7 @@ from referee.settle import Settlement, settle
 from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
-from vision.types import Detections, Problem, SeatLayout, TableLayout
+from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
 
 BGRImage = npt.NDArray[np.uint8]
 Detector = Callable[[BGRImage], Detections]
@@ -76,7 +76,7 @@ def read_photo(
     *,
     banker: str | None = None,
     force: bool = False,
-    min_confidence: float = 0.5,
+    min_confidence: float = MIN_CONFIDENCE,
     detector: Detector | None = None,
 ) -> PhotoReading:
     """Score the table in one photo (bytes, a path, or an already decoded BGR image)."""
