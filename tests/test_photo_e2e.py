@@ -87,3 +87,17 @@ def test_cli_photo_bad_image_exit_2(tmp_path: Path, content: bytes, message: str
     done = subprocess.run([sys.executable, "-m", "referee", "photo", str(path)], capture_output=True, text=True)
     assert done.returncode == 2
     assert message in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_evaluate_photo_counts_generated_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The eval command end to end on three generated tables (procedural deck, no art needed), with
+    # the scenes' ground truth as the detector: every table is settled, and settled right.
+    from vision import evaluate_photo
+
+    subprocess.run([sys.executable, "-m", "datasets.synth", "--n", "3", "--out", str(tmp_path), "--seed", "5",
+                    "--split", "test", "--test-deck", "--workers", "1"], check=True, capture_output=True)
+    assert evaluate_photo.main([str(tmp_path), "--truth-detector"]) == 0
+    out = capsys.readouterr().out
+    assert "3 tables" in out
+    assert "right                               3  100.00%" in out
+    assert "procedural: 3/3 right, 0 wrong" in out

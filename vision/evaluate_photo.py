@@ -3,9 +3,14 @@
     python -m datasets.synth --n 200 --out datasets/generated/eval --seed 77 --split test
     python -m vision.evaluate_photo datasets/generated/eval [--truth-detector] [--rules classic]
 
+Thresholds are chosen on validation-family tables, never on these:
+
+    python -m datasets.synth --n 120 --out datasets/generated/eval_val --seed 78 --split val
+    python -m vision.evaluate_photo datasets/generated/eval_val
+
 Prints the share of tables settled exactly right, the share settled WRONG with no
 problem reported (must be 0), the share stopped by a reported problem, per player
-count, and per-stage timing. ``--truth-detector`` replaces the detector by the
+count and per design family, and per-stage timing. ``--truth-detector`` replaces the detector by the
 scene's ground truth, to measure the geometry alone.
 """
 
@@ -45,6 +50,7 @@ def evaluate(root: Path, rules_name: str, use_truth: bool, limit: int | None,
         detector = CardDetector(models or MODELS).detect
     outcome: Counter[str] = Counter()
     by_players: dict[int, Counter[str]] = defaultdict(Counter)
+    by_family: dict[str, Counter[str]] = defaultdict(Counter)
     timings: dict[str, list[float]] = defaultdict(list)
     wrong: list[str] = []
     for i, path in enumerate(files):
@@ -68,9 +74,11 @@ def evaluate(root: Path, rules_name: str, use_truth: bool, limit: int | None,
             wrong.append(path.name)
         outcome[result] += 1
         by_players[len(truth["round"]["players"])][result] += 1
+        by_family[str(truth.get("family", "?"))][result] += 1
         print(f"\r{i + 1}/{len(files)} scenes", end="", file=sys.stderr)
     print(file=sys.stderr)
-    return {"scenes": len(files), "outcome": outcome, "by_players": by_players, "timings": timings, "wrong": wrong}
+    return {"scenes": len(files), "outcome": outcome, "by_players": by_players, "by_family": by_family,
+            "timings": timings, "wrong": wrong}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     for players, counts in sorted(report["by_players"].items()):
         total = sum(counts.values())
         print(f"  {players} players: {counts['right']}/{total} right, {counts['WRONG, no problem reported']} wrong")
+    for family, counts in sorted(report["by_family"].items()):
+        total = sum(counts.values())
+        print(f"  {family}: {counts['right']}/{total} right, {counts['WRONG, no problem reported']} wrong")
     print("timing per photo, median ms: " + ", ".join(
         f"{stage} {statistics.median(values):.0f}" for stage, values in report["timings"].items()))
     if report["wrong"]:
