@@ -84,11 +84,11 @@ def test_one_deck_gives_a_weak_duplicate_its_plausible_alternative() -> None:
 
 
 def test_one_deck_trusts_a_second_choice_the_deck_makes_clear() -> None:
-    # The same, with less left to the reject class: without 4c, Ac is 0.35 / (0.35 + 0.05) = 0.875 sure.
+    # The same, with almost nothing left to the reject class: without 4c, Ac is 0.395 / 0.4 sure.
     strong = hit(TL, det=0.95, **{"4c": 0.97})
-    weak = hit((900.0, 500.0, 920.0, 540.0), det=0.9, **{"4c": 0.6}, Ac=0.35)
+    weak = hit((900.0, 500.0, 920.0, 540.0), det=0.9, **{"4c": 0.6}, Ac=0.395)
     cards = {str(c.card): c for c in join_indices([strong, weak], NAMES)}
-    assert abs(cards["Ac"].confidence - 0.35 / 0.4) < 1e-6
+    assert abs(cards["Ac"].confidence - 0.395 / 0.4) < 1e-6
 
 
 def test_one_deck_leaves_a_duplicate_without_a_plausible_alternative_for_the_referee() -> None:
@@ -114,17 +114,17 @@ def _claimed() -> list[IndexHit]:
 
 
 def test_an_unsure_index_is_read_by_elimination() -> None:
-    # The reader hesitated between Ac and 4c (0.50 / 0.45; 0.05 reject). Ac is another card's:
-    # of the identities still free, 4c takes 0.45 / (0.45 + 0.05) = 0.9 of what is left.
-    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.45})
+    # The reader hesitated between Ac and 4c (0.50 / 0.495; 0.005 reject). Ac is another card's:
+    # of the identities still free, 4c takes 0.495 / (0.495 + 0.005) = 0.99 of what is left.
+    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.495})
     cards = {str(c.card): c for c in join_indices([*_claimed(), unsure], NAMES)}
     assert sorted(cards) == ["4c", "5s", "Ac", "Kd"]
     assert cards["4c"].index_boxes == (unsure.box,)
 
 
 def test_an_unsure_index_stays_out_while_the_deck_leaves_doubt() -> None:
-    # Nobody holds Ac: it stays a 0.50 / 0.45 guess, no card.
-    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.45})
+    # Nobody holds Ac: it stays a 0.50 / 0.495 guess, no card.
+    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.495})
     others = [h for h in _claimed() if h.card != "Ac"]
     assert sorted(str(c.card) for c in join_indices([*others, unsure], NAMES)) == ["5s", "Kd"]
 
