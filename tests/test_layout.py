@@ -246,3 +246,15 @@ def test_a_card_seen_by_both_corners_stays_in_its_row() -> None:
     result = layout_table(cards + seat_cards(HANDS["top"], "top", CENTRES["top"]))
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
+def test_a_one_corner_card_read_from_its_far_corner_goes_back_to_its_player() -> None:
+    # The same tilted table, the bottom player's right head card read from its bottom-right index only
+    # (a lone index looks the same turned half round): it seems to face the top player and joins them.
+    bottom = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"], overlap=1.1)
+    bottom[2] = upside_down(bottom[2])
+    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 250.0)
+    top = _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
+    result = layout_table(bottom + top)
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}

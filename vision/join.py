@@ -233,13 +233,14 @@ def one_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
 def to_detection(read: CardRead, names: list[str]) -> CardDetection:
     first = read.members[0]
     outline = outline_from_index(first.box, first.glyph_up)
-    if len(read.members) == 2:
+    either = len(read.members) == 2 and (read.members[1].glyph_up - first.glyph_up) % 360 == 180
+    if either:  # opposite corners: average the two estimates (the second's corners renumbered); otherwise
+        #         (the same identity joined at another turn) the first index's estimate stands alone
         second = read.members[1]
         o2 = outline_from_index(second.box, second.glyph_up)
         outline = tuple(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(outline, o2[2:] + o2[:2], strict=True))
     ib = tuple(m.box for m in read.members)
     box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
-    either = len(read.members) == 2 and (read.members[1].glyph_up - first.glyph_up) % 360 == 180
     return CardDetection(card=Card.parse(read.card), confidence=read.confidence(names), box=box, index_boxes=ib,
                          outline=(outline[0], outline[1], outline[2], outline[3]), up=first.glyph_up,
                          up_either_way=either)

@@ -213,7 +213,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     config = config or LayoutConfig()
     problems: list[Problem] = []
     cards = _orient_either_way(_drop_duplicates(list(detections), problems, config.min_confidence))
-    groups = _give_back_either_way(_face_the_table(_seat_groups(cards)))
+    groups = _give_back_misturned(_face_the_table(_seat_groups(cards)))
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
     names_used: dict[str, int] = defaultdict(int)
@@ -269,13 +269,14 @@ def _face_the_table(groups: list[tuple[list[CardDetection], float]]) -> list[tup
     return out
 
 
-def _give_back_either_way(groups: list[tuple[list[CardDetection], float]],
+def _give_back_misturned(groups: list[tuple[list[CardDetection], float]],
                           ) -> list[tuple[list[CardDetection], float]]:
-    """A card that showed both corners may have been given the wrong way round, and so to the
-    player facing it (on a tilted photo the middle of the table is not where the cards' centres
-    average). When a seat holds more than a hand, the seat such a card faces once turned holds
-    less, and the card lies nearer that seat's cards than its own seat's one-corner cards, it
-    moves there (nearest first, while the counts say so)."""
+    """A card can be given the wrong way round, and so to the player it then faces: one read from
+    its bottom-right index alone (that looks the same turned half round), or one that showed both
+    corners, oriented toward a "middle of the table" that on a tilted photo is not where the
+    cards' centres average. When a seat holds more than a hand, the seat such a card faces once
+    turned holds less, and the card lies nearer that seat's cards than its own seat's one-corner
+    cards, it moves there (the clearest first, while the counts say so)."""
     def nearest(card: CardDetection, group: list[CardDetection]) -> float:
         return min((math.dist(card.center, m.center) for m in group if m is not card), default=math.inf)
 
@@ -284,7 +285,7 @@ def _give_back_either_way(groups: list[tuple[list[CardDetection], float]],
             own = [m for m in group if not m.up_either_way] or group
             moves = []
             for card in group:
-                if not card.up_either_way or card.up is None:
+                if card.up is None:
                     continue
                 turned = _turned(card)
                 for target, t_up in groups:
