@@ -21,7 +21,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``det3`` (``det2`` turned up to 40 deg) is available but not in the default recipe (see
    models/MODEL_CARD.md). Stage 2: ``cls`` and ``cls2`` (700 scenes' crops), ``cls3`` (1,400),
    ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur);
-   ``cls6`` (plus the foreign-letter decks' number cards) on request.
+   ``cls6`` (plus the foreign-letter decks' number cards) and ``cls7`` (plus 2,000 scenes rendered
+   at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
 
@@ -530,6 +531,9 @@ DET_PHASES = {
     # Italian, Cyrillic: an index is an index to stage 1), new tiles, smaller indices too, turned a little
     "det4": DetPhase("tiles3", "ft2_scenes", 300, 0.0007, 0.2, 10.0, "det2", scale_range=(0.4, 2.5),
                      foreign=True),
+    # det4 went on improving to its last (budget-cut) epoch: the same tiles again, at a lower rate (on request)
+    "det5": DetPhase("tiles3", "ft2_scenes", 300, 0.0004, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
+                     foreign=True),
 }
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
@@ -543,7 +547,8 @@ CLS_PHASES = {
     "cls6": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      foreign=True),
     # plus crops of scenes rendered at 800-1400 px (indices of 15-45 px drawn at that size, with the
-    # JPEG and resampling of a small photo, not blurred after the fact): the reader's misses are small indices
+    # JPEG and resampling of a small photo, not blurred after the fact): the reader's misses are small
+    # indices (on request only: no better than cls5 on the validation-family tables; see the model card)
     "cls7": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.4, blur_min=0.25,
                      small=True),
 }
@@ -682,6 +687,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
     ap.add_argument("--det4-hours", type=float, default=1.2,
                     help="time budget for stage 1's fourth phase (all --ft2-scenes, smaller indices)")
+    ap.add_argument("--det5-hours", type=float, default=0.9,
+                    help="time budget for stage 1's fifth phase (det4 continued at a lower rate; on request)")
     ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
                          "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
@@ -696,8 +703,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
                     help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
-                         "det (index finder), det2, det4 (its fine-tuning phases); det3 (turned tiles) and cls6 "
-                         "(with the foreign-letter decks' number cards) on request")
+                         "det (index finder), det2, det4 (its fine-tuning phases); det3 (turned tiles), cls6 "
+                         "(with the foreign-letter decks' number cards) and cls7 (with small scenes) on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
