@@ -1,7 +1,7 @@
 """From classified corner indices to physical cards, each read once.
 
 A card shows up to two corner indices (top-left and, turned half round, bottom-right).
-Three steps, each a function:
+Five steps, each a function:
 
 1. ``pair_indices``: two indices whose card-outline estimates coincide and whose glyphs
    face opposite ways are the two corners of one card; their class probabilities are
@@ -47,6 +47,7 @@ from .tiles import outline_from_index
 from .types import Box, CardDetection, Point
 
 F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
 
 PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many card heights
 SAME_REACH = 1.4     # the same identity within this many card diagonals of its best read is one card
@@ -246,30 +247,31 @@ def to_detection(read: CardRead, names: list[str]) -> CardDetection:
                          up_either_way=either)
 
 
+def _given_the_deck(read: CardRead, taken: set[str], names: list[str]) -> F64 | None:
+    """``read``'s probabilities with the identities in ``taken`` out, the rest weighed again; the
+    reject class keeps its share (a lone corner's probabilities leave it out; two corners read
+    alike are a card). None when nothing is left."""
+    if read.probs is None:
+        return None
+    p = np.asarray(read.probs, np.float64).copy()
+    reject = max(0.0, 1.0 - float(p.sum())) if len(read.members) == 1 else 0.0
+    for i, name in enumerate(names):
+        if name in taken:
+            p[i] = 0.0
+    total = float(p.sum()) + reject
+    return p / total if total > 0 else None
+
+
 def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]) -> list[CardRead]:
     """The weak reads that one deck makes clear: each read's probabilities weighed again over
-    the identities no card in ``cards`` claims (the reject class keeps its share: what the
-    reader did not give to any card); kept when the best is at least ``ELIMINATION_FLOOR``,
-    most probable first, each identity once."""
+    the identities no card in ``cards`` claims (``_given_the_deck``); kept when the best is at
+    least ``ELIMINATION_FLOOR``, most probable first, each identity once."""
     claimed = {r.card for r in cards}
-    ranked: list[tuple[float, CardRead]] = []
-    for read in weak:
-        if read.probs is None:
-            continue
-        ranked.append((float(np.max(read.probs)), read))
     out: list[CardRead] = []
-    for _best, read in sorted(ranked, key=lambda t: -t[0]):
-        assert read.probs is not None
-        p = np.asarray(read.probs, np.float64).copy()
-        # a lone corner's probabilities leave out the reject class's share; two corners read alike are a card
-        reject = max(0.0, 1.0 - float(p.sum())) if len(read.members) == 1 else 0.0
-        for i, name in enumerate(names):
-            if name in claimed:
-                p[i] = 0.0
-        total = float(p.sum()) + reject
-        if total <= 0:
+    for read in sorted(weak, key=lambda r: -float(np.max(r.probs)) if r.probs is not None else 0.0):
+        p = _given_the_deck(read, claimed, names)
+        if p is None:
             continue
-        p /= total
         i = int(np.argmax(p))
         if p[i] < ELIMINATION_FLOOR:
             continue
@@ -282,27 +284,19 @@ def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]
 
 def weighed_by_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
     """Each read's probabilities given the other cards: identities another card holds are out
-    (the reject class keeps its share), so its confidence says how sure its reading is on this
-    table. Reads of an identity another card also claims stay as they are (the duplicate is reported),
-    and so do reads that one_deck moved to their second choice unless the deck makes that choice as
-    clear as ``by_elimination`` asks (which of two cards read alike holds the identity is itself a
-    guess: otherwise such a card shows as unsure)."""
+    (``_given_the_deck``), so its confidence says how sure its reading is on this table. Reads of
+    an identity another card also claims stay as they are (the duplicate is reported), and so do
+    reads that one_deck moved to their second choice unless the deck makes that choice as clear as
+    ``by_elimination`` asks (which of two cards read alike holds the identity is itself a guess:
+    otherwise such a card shows as unsure)."""
     held: dict[str, int] = {}
     for r in reads:
         held[r.card] = held.get(r.card, 0) + 1
     for r in reads:
-        if r.probs is None or held[r.card] > 1:
+        if held[r.card] > 1:
             continue
-        p = np.asarray(r.probs, np.float64).copy()
-        reject = max(0.0, 1.0 - float(p.sum())) if len(r.members) == 1 else 0.0
-        for i, name in enumerate(names):
-            if name in held and name != r.card:
-                p[i] = 0.0
-        total = float(p.sum()) + reject
-        if total <= 0:
-            continue
-        p /= total
-        if r.second_choice and p[names.index(r.card)] < ELIMINATION_FLOOR:
+        p = _given_the_deck(r, {name for name in held if name != r.card}, names)
+        if p is None or (r.second_choice and p[names.index(r.card)] < ELIMINATION_FLOOR):
             continue
         r.probs = p.astype(np.float32)
     return reads
@@ -326,4 +320,4 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
 
 
 __all__ = ["ALT_FLOOR", "ELIMINATION_FLOOR", "READ_FLOOR", "CardRead", "IndexHit", "by_elimination", "join_indices",
-           "one_deck", "pair_indices"]
+           "one_deck", "pair_indices", "weighed_by_deck"]
