@@ -56,7 +56,7 @@ ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at leas
 READ_FLOOR = 0.55    # an index read at least this probable is a card on its own evidence (the detector's
 #                      cls_conf, chosen on validation-family scenes)
 ELIMINATION_FLOOR = 0.98  # a weaker index becomes a card when one unclaimed identity is this probable:
-#   on validation-family photo tables 0.85-0.98 settled the same tables right (63 of 120, 0 wrong); the
+#   on validation-family photo tables 0.85-0.98 settled the same tables right (64 of 120, 0 wrong); the
 #   surest won (of the reads it adds there, 15 right, 1 wrong, 2 on no card; at 0.85: 47 / 10 / 3)
 
 
