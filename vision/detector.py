@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
-from .join import IndexHit, join_indices
+from .join import READ_FLOOR, IndexHit, join_indices
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
 from .types import CardDetection, Detections
 
@@ -71,7 +71,7 @@ def _all_cards() -> list[str]:
 class CardDetector:
     """The two ONNX models and the glue between them. Build once (``get_detector()`` caches)."""
 
-    def __init__(self, models: Path = MODELS, *, det_conf: float = 0.25, cls_conf: float = 0.55,
+    def __init__(self, models: Path = MODELS, *, det_conf: float = 0.25, cls_conf: float = READ_FLOOR,
                  work_side: int = 1600, tile: int = 640, threads: int = 2) -> None:
         self.det = _session(models / DET_MODEL, threads)
         self.cls = _session(models / CLS_MODEL, threads)

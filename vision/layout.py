@@ -290,8 +290,7 @@ def _give_back_misturned(groups: list[tuple[list[CardDetection], float]],
                     continue
                 turned = _turned(card)
                 for target, t_up in groups:
-                    if (target is not group and len(target) < HAND_SIZE
-                            and abs(((turned.up or 0.0) - t_up + 180) % 360 - 180) <= 90
+                    if (target is not group and len(target) < HAND_SIZE and _faces(turned, t_up)
                             and (gain := nearest(card, own) - nearest(card, target)) > 0):
                         moves.append((gain, card, turned, target))
             if not moves:
@@ -451,9 +450,14 @@ def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], 
 def _facing_seat(card: CardDetection, up: float) -> CardDetection:
     """A card whose facing is opposite its seat's was read from its bottom-right index:
     turn it half round (same rectangle, corners renamed) so its top-left is the anchor."""
-    if card.up is None or abs((card.up - up + 180) % 360 - 180) <= 90:
+    if card.up is None or _faces(card, up):
         return card
     return _turned(card)
+
+
+def _faces(card: CardDetection, up: float) -> bool:
+    """The card's top points within 90 degrees of ``up`` (a seat's facing)."""
+    return card.up is not None and abs((card.up - up + 180) % 360 - 180) <= 90
 
 
 def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem]) -> SeatLayout:
