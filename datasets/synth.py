@@ -94,27 +94,40 @@ def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardAr
     return len(lines)
 
 
+SCENES_PER_FONT_DECK = 10  # --font-decks: each run of this many scenes draws one new procedural deck
+
+
 def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
-                 tiers: tuple[str, ...] = DEFAULT_TIERS) -> None:
+                 tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False) -> None:
     cv2.setNumThreads(1)
-    _WORKER.update(out=Path(out), split=split, seed=seed, size=size,
-                   decks=[procedural_deck()] if use_test_deck else split_decks(split, tiers=tiers),  # type: ignore[arg-type]
+    if font_decks:
+        decks: list[CardArt] = []
+    elif use_test_deck:
+        decks = [procedural_deck()]
+    else:
+        decks = split_decks(split, tiers=tiers)  # type: ignore[arg-type]
+    _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks,
                    textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
 def _work(index: int) -> int:
     w = _WORKER
+    if w["font_decks"]:
+        k = index // SCENES_PER_FONT_DECK
+        if w.get("font_k") != k:
+            from .font_decks import font_deck
+            w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k)], k
     return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"])
 
 
 def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
              start: int = 0, use_test_deck: bool = False, progress: bool = True,
-             tiers: tuple[str, ...] = DEFAULT_TIERS) -> dict[str, float]:
+             tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
-    args = (str(out), split, seed, size, use_test_deck, tiers)
+    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -159,20 +172,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preview", action="store_true", help="also write preview_<split>.png with labels drawn")
     ap.add_argument("--test-deck", action="store_true", help="use the procedural test deck (no art cache needed)")
     ap.add_argument("--cache", type=Path, default=None, help="art cache root (default ~/.cache/shisanshui)")
+    ap.add_argument("--font-decks", action="store_true",
+                    help="draw the cards from procedural decks in the machine's fonts (datasets.font_decks; a new "
+                         f"deck every {SCENES_PER_FONT_DECK} scenes) instead of the art cache: more index designs "
+                         "for the reader")
     ap.add_argument("--tiers", default=",".join(DEFAULT_TIERS),
                     help="deck tiers to draw from (default A,A-dup; B/C only if setup_art rendered them)")
     args = ap.parse_args(argv)
     tiers = tuple(t.strip() for t in args.tiers.split(",") if t.strip())
     if args.cache:
         os.environ["SHISANSHUI_CACHE"] = str(args.cache)
-    if not args.test_deck:
+    if not (args.test_deck or args.font_decks):
         try:
             split_decks(args.split, tiers=tiers)
         except FileNotFoundError as err:
             print(f"error: {err} (cache root {cache_root()})", file=sys.stderr)
             return 2
     stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
-                     tiers=tiers)
+                     tiers=tiers, font_decks=args.font_decks)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:

@@ -77,7 +77,7 @@ def offline_env(work: Path) -> None:
 # --------------------------------------------------------------------------- scenes
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
-                  size: int | str = 1600, tiers: str | None = None) -> None:
+                  size: int | str = 1600, tiers: str | None = None, fonts: bool = False) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -89,6 +89,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd.append("--test-deck")
     if tiers:
         cmd += ["--tiers", tiers]
+    if fonts:
+        cmd.append("--font-decks")
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
@@ -521,6 +523,7 @@ class ClsPhase:
     blur_min: float = 0.35  # the strongest shrink
     foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
     small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
+    fonts: bool = False    # also the crops of the --font-scenes scenes (crops_fonts): procedural font decks
 
 
 DET_PHASES = {
@@ -551,6 +554,10 @@ CLS_PHASES = {
     # indices (on request only: no better than cls5 on the validation-family tables; see the model card)
     "cls7": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.4, blur_min=0.25,
                      small=True),
+    # plus crops of scenes whose cards are procedural decks drawn in the machine's fonts
+    # (datasets.font_decks: a new index design every 10 scenes): the reader's misses are designs it never saw
+    "cls8": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                     fonts=True),
 }
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
@@ -579,6 +586,13 @@ def ensure_small_scenes(args: argparse.Namespace, work: Path) -> Path:
     small = work / "scenes_small"
     ensure_scenes(small, "train", args.small_scenes, args.seed + 40, args.test_deck, args.workers, SMALL_SIZE)
     return small
+
+
+def ensure_font_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """Scenes of procedural font decks (``datasets.synth --font-decks``), for cls8's crops."""
+    fonts = work / "scenes_fonts"
+    ensure_scenes(fonts, "train", args.font_scenes, args.seed + 60, False, args.workers, args.size, fonts=True)
+    return fonts
 
 
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
@@ -616,6 +630,11 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         more.append(work / "crops_small")
         n_small = build_crops(small, "train", more[-1], args.seed + phase.seed_offset + 2, args.small_scenes)
         log(f"crops_small: {n_small} train")
+    if phase.fonts and args.font_scenes:
+        fonts = ensure_font_scenes(args, work)
+        more.append(work / "crops_fonts")
+        n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, args.font_scenes)
+        log(f"crops_fonts: {n_fonts} train")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
@@ -700,6 +719,10 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"scenes of the train families rendered at {SMALL_SIZE} px for cls7's crops")
     ap.add_argument("--cls7-hours", type=float, default=1.1, help="time budget for stage 2's seventh phase")
     ap.add_argument("--cls7-epochs", type=int, default=6, help="epochs of stage 2's seventh phase (within its budget)")
+    ap.add_argument("--font-scenes", type=int, default=1500,
+                    help="scenes of procedural font decks (datasets.font_decks) for cls8's crops")
+    ap.add_argument("--cls8-hours", type=float, default=1.0, help="time budget for stage 2's eighth phase")
+    ap.add_argument("--cls8-epochs", type=int, default=6, help="epochs of stage 2's eighth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
                     help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
