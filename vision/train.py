@@ -507,6 +507,7 @@ class DetPhase:
     init: str | None      # the run whose best weights it starts from (None: the model YAML)
     scale_range: tuple[float, float] = (0.5, 2.5)   # tile zoom range (index sizes seen)
     foreign: bool = False  # also tiles of --foreign-scenes scenes drawn from the tier B/C decks (see below)
+    fonts: bool = False    # also tiles of the --font-scenes scenes (procedural font decks)
 
 
 @dataclass(frozen=True)
@@ -537,6 +538,9 @@ DET_PHASES = {
     # det4 went on improving to its last (budget-cut) epoch: the same tiles again, at a lower rate (on request)
     "det5": DetPhase("tiles3", "ft2_scenes", 300, 0.0004, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
                      foreign=True),
+    # det4 on new tiles that add the procedural font decks' scenes: more index designs (on request)
+    "det6": DetPhase("tiles4", "ft2_scenes", 400, 0.0005, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
+                     foreign=True, fonts=True),
 }
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
@@ -603,6 +607,10 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         foreign = ensure_foreign_scenes(args, work)
         n += build_tiles(foreign, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 1,
                          args.foreign_scenes, scale_range=phase.scale_range, tag="_foreign")
+    if phase.fonts and args.font_scenes:
+        fonts = ensure_font_scenes(args, work)
+        n += build_tiles(fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 2,
+                         args.font_scenes, scale_range=phase.scale_range, tag="_fonts")
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
@@ -708,6 +716,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="time budget for stage 1's fourth phase (all --ft2-scenes, smaller indices)")
     ap.add_argument("--det5-hours", type=float, default=0.9,
                     help="time budget for stage 1's fifth phase (det4 continued at a lower rate; on request)")
+    ap.add_argument("--det6-hours", type=float, default=0.9,
+                    help="time budget for stage 1's sixth phase (det4 + the font decks' tiles; on request)")
     ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
                          "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
