@@ -524,7 +524,8 @@ class ClsPhase:
     blur_min: float = 0.35  # the strongest shrink
     foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
     small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
-    fonts: bool = False    # also the crops of the --font-scenes scenes (crops_fonts): procedural font decks
+    fonts: tuple[str, str] | None = None  # also crops of procedural font decks' scenes: (crops folder, the
+    #                                        option giving how many scenes: "font_scenes" or "font_scenes2")
 
 
 DET_PHASES = {
@@ -561,7 +562,10 @@ CLS_PHASES = {
     # plus crops of scenes whose cards are procedural decks drawn in the machine's fonts
     # (datasets.font_decks: a new index design every 10 scenes): the reader's misses are designs it never saw
     "cls8": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                     fonts=True),
+                     fonts=("crops_fonts", "font_scenes")),
+    # cls8 continued, with twice the font decks (their first 1,500 scenes and 1,500 new ones; new crops)
+    "cls9": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls8", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                     fonts=("crops_fonts2", "font_scenes2")),
 }
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
@@ -592,10 +596,11 @@ def ensure_small_scenes(args: argparse.Namespace, work: Path) -> Path:
     return small
 
 
-def ensure_font_scenes(args: argparse.Namespace, work: Path) -> Path:
-    """Scenes of procedural font decks (``datasets.synth --font-decks``), for cls8's crops."""
+def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int) -> Path:
+    """``n`` scenes of procedural font decks (``datasets.synth --font-decks``), for cls8/cls9's crops
+    and det6's tiles."""
     fonts = work / "scenes_fonts"
-    ensure_scenes(fonts, "train", args.font_scenes, args.seed + 60, False, args.workers, args.size, fonts=True)
+    ensure_scenes(fonts, "train", n, args.seed + 60, False, args.workers, args.size, fonts=True)
     return fonts
 
 
@@ -608,7 +613,7 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         n += build_tiles(foreign, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 1,
                          args.foreign_scenes, scale_range=phase.scale_range, tag="_foreign")
     if phase.fonts and args.font_scenes:
-        fonts = ensure_font_scenes(args, work)
+        fonts = ensure_font_scenes(args, work, args.font_scenes)
         n += build_tiles(fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 2,
                          args.font_scenes, scale_range=phase.scale_range, tag="_fonts")
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
@@ -638,11 +643,12 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         more.append(work / "crops_small")
         n_small = build_crops(small, "train", more[-1], args.seed + phase.seed_offset + 2, args.small_scenes)
         log(f"crops_small: {n_small} train")
-    if phase.fonts and args.font_scenes:
-        fonts = ensure_font_scenes(args, work)
-        more.append(work / "crops_fonts")
-        n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, args.font_scenes)
-        log(f"crops_fonts: {n_fonts} train")
+    if phase.fonts is not None and getattr(args, phase.fonts[1]):
+        folder, n_scenes = phase.fonts[0], getattr(args, phase.fonts[1])
+        fonts = ensure_font_scenes(args, work, n_scenes)
+        more.append(work / folder)
+        n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, n_scenes)
+        log(f"{folder}: {n_fonts} train")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
@@ -731,6 +737,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls7-epochs", type=int, default=6, help="epochs of stage 2's seventh phase (within its budget)")
     ap.add_argument("--font-scenes", type=int, default=1500,
                     help="scenes of procedural font decks (datasets.font_decks) for cls8's crops")
+    ap.add_argument("--font-scenes2", type=int, default=3000,
+                    help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
+    ap.add_argument("--cls9-hours", type=float, default=0.9, help="time budget for stage 2's ninth phase")
+    ap.add_argument("--cls9-epochs", type=int, default=5, help="epochs of stage 2's ninth phase (within its budget)")
     ap.add_argument("--cls8-hours", type=float, default=1.0, help="time budget for stage 2's eighth phase")
     ap.add_argument("--cls8-epochs", type=int, default=6, help="epochs of stage 2's eighth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
