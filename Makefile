@@ -20,8 +20,8 @@ $(VENV)/.installed-test: pyproject.toml
 	python3 -m venv $(VENV)
 	@# the train extra (torch, ~6 GB) only where the disk has room for it: without it the training
 	@# smoke test skips and says why, instead of the whole install failing on a full disk
-	if [ "$$(df -Pk . | awk 'NR==2 {print $$4}')" -gt $(TRAIN_EXTRA_KB) ]; then \
-		$(PY) -m pip install -q --no-cache-dir -e '.[test,train]'; \
+	@if [ "$$(df -Pk . | awk 'NR==2 {print $$4}')" -gt $(TRAIN_EXTRA_KB) ]; then \
+		echo "installing .[test,train]"; $(PY) -m pip install -q --no-cache-dir -e '.[test,train]'; \
 	else \
 		echo "less than $$(($(TRAIN_EXTRA_KB) / 1048576)) GB free: installing without the train extra (the training smoke test will skip)"; \
 		$(PY) -m pip install -q --no-cache-dir -e '.[test]'; \
