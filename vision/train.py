@@ -1,6 +1,6 @@
 """Train the two-stage card detector and export it to ONNX in ``models/``.
 
-    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~4.2 h here
+    python -m vision.train                      # the full recipe (see models/MODEL_CARD.md), ~5.1 h here
     python -m vision.train --resume             # go on after an interruption
     python -m vision.train --stages cls4 --resume   # one stage (phases start from the previous one's best)
 
@@ -17,10 +17,13 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    a time budget; ``--resume`` continues ``last.pt``. Stage 1: ``det`` (700 scenes'
    tiles), then ``det2`` (fine-tuned on 1,400 scenes' tiles), then ``det4`` (2,800 scenes plus
    1,000 scenes of the decks with foreign index letters, ``<work>/scenes_foreign``: they need
-   ``python -m datasets.setup_art --tiers B,C``; smaller indices, turned up to 10 deg);
+   ``python -m datasets.setup_art --tiers B,C``; smaller indices, turned up to 10 deg), then
+   ``det6`` (plus 1,500 scenes of procedural font decks, ``<work>/scenes_fonts``, made by
+   ``datasets.synth --font-decks``: index designs in the machine's fonts);
    ``det3`` (``det2`` turned up to 40 deg) is available but not in the default recipe (see
    models/MODEL_CARD.md). Stage 2: ``cls`` and ``cls2`` (700 scenes' crops), ``cls3`` (1,400),
-   ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur);
+   ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur), ``cls8``
+   (plus the font-deck scenes' crops); ``cls9`` (``cls8`` with twice the font decks),
    ``cls6`` (plus the foreign-letter decks' number cards) and ``cls7`` (plus 2,000 scenes rendered
    at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request.
    The two stages run at the same time, one core each (``--lanes 2``).
@@ -744,10 +747,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls8-hours", type=float, default=1.0, help="time budget for stage 2's eighth phase")
     ap.add_argument("--cls8-epochs", type=int, default=6, help="epochs of stage 2's eighth phase (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5",
-                    help="which stages to train, in order: cls (classifier), cls2..cls5 (its later phases), "
-                         "det (index finder), det2, det4 (its fine-tuning phases); det3 (turned tiles), cls6 "
-                         "(with the foreign-letter decks' number cards) and cls7 (with small scenes) on request")
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8",
+                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8 (its later phases), "
+                         "det (index finder), det2, det4, det6 (its fine-tuning phases); det3 (turned tiles), det5, "
+                         "cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes) and cls9 "
+                         "(cls8 with twice the font decks) on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
@@ -755,8 +759,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="torch threads (measured here: 1 is 2-6x faster than 2 on a shared 2-core machine)")
     ap.add_argument("--export-only", action="store_true", help="export the current best.pt files and stop")
     ap.add_argument("--lanes", type=int, choices=(1, 2), default=2,
-                    help="2: train the index finder (det, det2, det4) and the reader (cls..cls5) at the same "
-                         "time, one core each (the recipe's ~4.2 h); 1: one stage after the other")
+                    help="2: train the index finder (det, det2, det4, det6) and the reader (cls..cls5, cls8) at "
+                         "the same time, one core each (the recipe's ~5.1 h); 1: one stage after the other")
     args = ap.parse_args(argv)
 
     work: Path = args.out
@@ -778,6 +782,11 @@ def main(argv: list[str] | None = None) -> int:
     n_train = max([args.scenes] + [getattr(args, phases[k].scenes) for k in stages if k in phases])
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
+    # the font-deck scenes are shared by both lanes (det6, cls8, cls9): made here, before they split
+    n_fonts = [args.font_scenes for k in stages if (k in DET_PHASES and DET_PHASES[k].fonts)]
+    n_fonts += [getattr(args, f[1]) for k in stages if k in CLS_PHASES and (f := CLS_PHASES[k].fonts) is not None]
+    if any(n_fonts):
+        ensure_font_scenes(args, work, max(n_fonts))
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
     if args.lanes == 2 and all(lanes):
         run_lanes(list(sys.argv[1:] if argv is None else argv), lanes, work)
