@@ -572,6 +572,15 @@ CLS_PHASES = {
     "cls9": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls8", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      fonts=("crops_fonts2", "font_scenes2")),
 }
+READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
+    "cls3": (1.0, 8),
+    "cls4": (0.8, 5),
+    "cls5": (1.2, 8),
+    "cls6": (0.55, 6),
+    "cls7": (1.1, 6),
+    "cls8": (1.0, 6),
+    "cls9": (0.75, 5),
+}
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
 
@@ -718,11 +727,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--det2-hours", type=float, default=1.5, help="time budget for stage 1's fine-tuning phase")
     ap.add_argument("--det3-hours", type=float, default=0.6,
                     help="time budget for stage 1's third phase (tiles turned up to 40 deg)")
-    ap.add_argument("--cls3-hours", type=float, default=1.0, help="time budget for stage 2's third phase")
-    ap.add_argument("--cls3-epochs", type=int, default=8, help="epochs of stage 2's third phase (within its budget)")
     ap.add_argument("--ft2-scenes", type=int, default=2800, help="training scenes for stage 2's fourth phase cls4")
-    ap.add_argument("--cls4-hours", type=float, default=0.8, help="time budget for stage 2's fourth phase")
-    ap.add_argument("--cls4-epochs", type=int, default=5, help="epochs of stage 2's fourth phase (within its budget)")
     ap.add_argument("--det4-hours", type=float, default=1.2,
                     help="time budget for stage 1's fourth phase (all --ft2-scenes, smaller indices)")
     ap.add_argument("--det5-hours", type=float, default=0.9,
@@ -732,22 +737,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
                          "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
-    ap.add_argument("--cls5-hours", type=float, default=1.2, help="time budget for stage 2's fifth phase")
-    ap.add_argument("--cls5-epochs", type=int, default=8, help="epochs of stage 2's fifth phase (within its budget)")
-    ap.add_argument("--cls6-hours", type=float, default=0.55, help="time budget for stage 2's sixth phase")
-    ap.add_argument("--cls6-epochs", type=int, default=6, help="epochs of stage 2's sixth phase (within its budget)")
     ap.add_argument("--small-scenes", type=int, default=2000,
                     help=f"scenes of the train families rendered at {SMALL_SIZE} px for cls7's crops")
-    ap.add_argument("--cls7-hours", type=float, default=1.1, help="time budget for stage 2's seventh phase")
-    ap.add_argument("--cls7-epochs", type=int, default=6, help="epochs of stage 2's seventh phase (within its budget)")
     ap.add_argument("--font-scenes", type=int, default=1500,
                     help="scenes of procedural font decks (datasets.font_decks) for cls8's crops")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
-    ap.add_argument("--cls9-hours", type=float, default=0.75, help="time budget for stage 2's ninth phase")
-    ap.add_argument("--cls9-epochs", type=int, default=5, help="epochs of stage 2's ninth phase (within its budget)")
-    ap.add_argument("--cls8-hours", type=float, default=1.0, help="time budget for stage 2's eighth phase")
-    ap.add_argument("--cls8-epochs", type=int, default=6, help="epochs of stage 2's eighth phase (within its budget)")
+    for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
+        ap.add_argument(f"--{n}-hours", type=float, default=hours, help=f"time budget for stage 2's phase {n}")
+        ap.add_argument(f"--{n}-epochs", type=int, default=epochs,
+                        help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8 (its later phases), "
