@@ -258,3 +258,35 @@ def test_a_one_corner_card_read_from_its_far_corner_goes_back_to_its_player() ->
     result = layout_table(bottom + top)
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
+def _one_corner(d: CardDetection) -> CardDetection:
+    """A bottom-seat card (facing 0 degrees) as read from its top-left index alone: one index box,
+    the outline estimated from it."""
+    from vision.tiles import CARD_GEOMETRY, outline_from_index
+
+    assert d.outline is not None and d.up == 0.0
+    (ox, oy), unit = d.outline[0], H / CARD_GEOMETRY["h"]
+    cx, cy = ox + CARD_GEOMETRY["cx"] * unit, oy + CARD_GEOMETRY["cy"] * unit
+    box = (cx - unit / 3, cy - unit / 2, cx + unit / 3, cy + unit / 2)
+    return replace(d, index_boxes=(box,), outline=outline_from_index(box, 0.0))
+
+
+@pytest.mark.parametrize("off", [90.0, 270.0])
+def test_an_index_read_a_quarter_turn_off_keeps_its_row(off: float) -> None:
+    # A card lying near 45 degrees reads almost as well in two quarter turns of its index; read one
+    # turn off, its outline (estimated from the index) points sideways and its row is lost. Its
+    # seat's facing settles the turn: the middle row's 8c takes the turn of its neighbours.
+    from vision.tiles import outline_from_index
+
+    bottom = [_one_corner(d) for d in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])]
+    i = next(k for k, d in enumerate(bottom) if str(d.card) == "8c")
+    box = bottom[i].index_boxes[0]
+    bottom[i] = replace(bottom[i], up=off, outline=outline_from_index(box, off))
+    result = layout_table(bottom + seat_cards(HANDS["top"], "top", CENTRES["top"]))
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    seat = next(s for s in result.seats if s.seat == "bottom")
+    turned = next(c for row in seat.rows for c in row if str(c.card) == "8c")  # type: ignore[union-attr]
+    assert turned.up == 0.0 and turned.outline is not None
+    assert math.dist(turned.outline[2], bottom[i].index_boxes[0][:2]) > H / 2, "the outline now runs down the card"

@@ -455,13 +455,27 @@ def _facing_seat(card: CardDetection, up: float) -> CardDetection:
     return _turned(card)
 
 
+def _quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
+    """A one-corner card read a quarter turn off its seat's facing ``up`` (an index lying near 45
+    degrees reads almost as well in two turns) takes the turn nearest the seat's, and the outline
+    that goes with it: its row is found from that outline."""
+    if card.up is None or len(card.index_boxes) != 1:
+        return card
+    off = (up - card.up + 180) % 360 - 180
+    if abs(off) < 45:
+        return card
+    turned = (card.up + 90 * round(off / 90)) % 360
+    o = outline_from_index(card.index_boxes[0], turned)
+    return replace(card, up=turned, outline=(o[0], o[1], o[2], o[3]))
+
+
 def _faces(card: CardDetection, up: float) -> bool:
     """The card's top points within 90 degrees of ``up`` (a seat's facing)."""
     return card.up is not None and abs((card.up - up + 180) % 360 - 180) <= 90
 
 
 def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem]) -> SeatLayout:
-    group = [_facing_seat(c, up) for c in group]
+    group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
     if len(group) != HAND_SIZE:
         problems.append(Problem(kind="card_count", seat=seat,
                                 message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}"))
