@@ -172,7 +172,8 @@ def test_training_smoke(tmp_path: Path) -> None:
            "--ft-scenes", "8", "--det2-hours", "0", "--cls3-hours", "0", "--cls3-epochs", "1",
            "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0",
            "--det4-hours", "0", "--cls5-hours", "0", "--cls5-epochs", "1", "--foreign-scenes", "2",
-           "--font-scenes", "3", "--det6-hours", "0", "--cls8-hours", "0", "--cls8-epochs", "1"]
+           "--font-scenes", "3", "--det6-hours", "0", "--cls8-hours", "0", "--cls8-epochs", "1",
+           "--font-scenes2", "4", "--cls9-hours", "0", "--cls9-epochs", "1"]
     if test_deck:
         cmd.append("--test-deck")
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}

@@ -23,7 +23,7 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``det3`` (``det2`` turned up to 40 deg) is available but not in the default recipe (see
    models/MODEL_CARD.md). Stage 2: ``cls`` and ``cls2`` (700 scenes' crops), ``cls3`` (1,400),
    ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur), ``cls8``
-   (plus the font-deck scenes' crops); ``cls9`` (``cls8`` continued with twice the font decks),
+   (plus the font-deck scenes' crops), ``cls9`` (``cls8`` continued with twice the font decks);
    ``cls6`` (plus the foreign-letter decks' number cards) and ``cls7`` (plus 2,000 scenes rendered
    at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request.
    The two stages run at the same time, one core each (``--lanes 2``).
@@ -567,8 +567,6 @@ CLS_PHASES = {
     "cls8": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      fonts=("crops_fonts", "font_scenes")),
     # cls8 continued, with twice the font decks (their first 1,500 scenes and 1,500 new ones; new crops)
-    # (on request only: more validation tables right, but it turns some one-corner indices a quarter
-    # turn off and so breaks a committed fixture's rows; see the model card)
     "cls9": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls8", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      fonts=("crops_fonts2", "font_scenes2")),
 }
@@ -748,11 +746,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument(f"--{n}-epochs", type=int, default=epochs,
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8",
-                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8 (its later phases), "
-                         "det (index finder), det2, det4, det6 (its fine-tuning phases); det3 (turned tiles), det5, "
-                         "cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes) and cls9 "
-                         "(cls8 continued with twice the font decks) on request")
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9",
+                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9 (its later "
+                         "phases), det (index finder), det2, det4, det6 (its fine-tuning phases); det3 (turned tiles), "
+                         "det5, cls6 (with the foreign-letter decks' number cards) and cls7 (with small scenes) on "
+                         "request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
@@ -760,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="torch threads (measured here: 1 is 2-6x faster than 2 on a shared 2-core machine)")
     ap.add_argument("--export-only", action="store_true", help="export the current best.pt files and stop")
     ap.add_argument("--lanes", type=int, choices=(1, 2), default=2,
-                    help="2: train the index finder (det, det2, det4, det6) and the reader (cls..cls5, cls8) at "
+                    help="2: train the index finder (det, det2, det4, det6) and the reader (cls..cls5, cls8, cls9) at "
                          "the same time, one core each (the recipe's ~5.1 h); 1: one stage after the other")
     args = ap.parse_args(argv)
 
