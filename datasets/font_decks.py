@@ -27,7 +27,7 @@ from PIL import ImageDraw, ImageFont
 from referee.cards import DECK, Card
 
 from .art_cache import CardArt, make_mips
-from .testdeck import _suit as drawn_suit
+from .testdeck import draw_suit
 
 Image = NDArray[Any]
 W = 400
@@ -67,13 +67,23 @@ def _font(path: str | None, size: int) -> Any:
     return ImageFont.load_default(size) if path is None else ImageFont.truetype(path, size)
 
 
+def _cut_to_ink(layer: PILImage.Image) -> PILImage.Image:
+    bbox = layer.getbbox()
+    return layer.crop(bbox) if bbox else layer
+
+
+def _to_height(layer: PILImage.Image, height: int) -> PILImage.Image:
+    """``layer`` scaled to ``height`` px, its proportions kept."""
+    return layer.resize((max(1, round(layer.width * height / max(1, layer.height))), height),
+                        PILImage.Resampling.LANCZOS)
+
+
 def _ink_layer(text: str, font: Any, colour: tuple[int, int, int], squeeze: float) -> PILImage.Image:
     """``text`` in ``font`` on a transparent layer cut to its ink, narrowed by ``squeeze``."""
     box = font.getbbox(text)
     layer = PILImage.new("RGBA", (box[2] - box[0] + 4, box[3] - box[1] + 4), (0, 0, 0, 0))
     ImageDraw.Draw(layer).text((2 - box[0], 2 - box[1]), text, font=font, fill=(*colour, 255))
-    bbox = layer.getbbox()
-    layer = layer.crop(bbox) if bbox else layer
+    layer = _cut_to_ink(layer)
     if squeeze != 1.0:
         layer = layer.resize((max(1, round(layer.width * squeeze)), layer.height), PILImage.Resampling.LANCZOS)
     return layer
@@ -81,15 +91,11 @@ def _ink_layer(text: str, font: Any, colour: tuple[int, int, int], squeeze: floa
 
 def _suit_layer(suit: str, height: int, colour: tuple[int, int, int], font_path: str | None) -> PILImage.Image:
     if font_path is not None:
-        layer = _ink_layer(SUIT_CHARS[suit], _font(font_path, int(height * 1.5)), colour, 1.0)
-        return layer.resize((max(1, round(layer.width * height / max(1, layer.height))), height),
-                            PILImage.Resampling.LANCZOS)
+        return _to_height(_ink_layer(SUIT_CHARS[suit], _font(font_path, int(height * 1.5)), colour, 1.0), height)
     r = max(3, height // 2)
     canvas = np.zeros((2 * r + 4, 2 * r + 4, 4), np.uint8)
-    drawn_suit(canvas, suit, r + 2, r + 2, r, (*colour, 255))  # type: ignore[arg-type]
-    layer = PILImage.fromarray(canvas, "RGBA")
-    bbox = layer.getbbox()
-    return layer.crop(bbox) if bbox else layer
+    draw_suit(canvas, suit, r + 2, r + 2, r, (*colour, 255))
+    return _cut_to_ink(PILImage.fromarray(canvas, "RGBA"))
 
 
 class FontDeckStyle:
@@ -133,8 +139,7 @@ def _index(card: Card, style: FontDeckStyle) -> PILImage.Image:
     font = _font(style.rank_font, int(style.rank_h * 1.45))
     rank = _ink_layer(text, font, colour, style.squeeze * (style.ten_squeeze if text == "10" else 1.0))
     if rank.height:
-        rank = rank.resize((max(1, round(rank.width * style.rank_h / rank.height)), style.rank_h),
-                           PILImage.Resampling.LANCZOS)
+        rank = _to_height(rank, style.rank_h)
     suit = _suit_layer(card.suit.value, style.suit_h, colour, style.suit_font)
     w = max(rank.width, suit.width) + 2
     layer = PILImage.new("RGBA", (w, rank.height + style.gap + suit.height), (0, 0, 0, 0))

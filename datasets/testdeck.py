@@ -21,7 +21,8 @@ Image = NDArray[Any]
 W, H = 120, 168
 
 
-def _suit(img: Image, suit: str, cx: int, cy: int, r: int, colour: tuple[int, int, int]) -> None:
+def draw_suit(img: Image, suit: str, cx: int, cy: int, r: int, colour: tuple[int, ...]) -> None:
+    """A plain suit shape of radius ``r`` centred at (cx, cy), in ``colour`` (one value per channel)."""
     if suit == "d":
         pts = np.array([[cx, cy - r], [cx + int(0.75 * r), cy], [cx, cy + r], [cx - int(0.75 * r), cy]])
         cv2.fillConvexPoly(img, pts, colour, cv2.LINE_AA)
@@ -46,10 +47,10 @@ def draw_card(card: Card) -> Image:
     colour = (30, 30, 210) if card.suit.is_red else (20, 20, 20)
     label = "10" if card.rank == 10 else card.rank.symbol
     cv2.putText(rgb, label, (6, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)
-    _suit(rgb, card.suit.value, 14, 36, 6, colour)
+    draw_suit(rgb, card.suit.value, 14, 36, 6, colour)
     corner = rgb[2:48, 2:36].copy()
     rgb[H - 48:H - 2, W - 36:W - 2] = corner[::-1, ::-1]
-    _suit(rgb, card.suit.value, W // 2, H // 2, 22, colour)
+    draw_suit(rgb, card.suit.value, W // 2, H // 2, 22, colour)
     return np.dstack([rgb, np.full((H, W), 255, np.uint8)])
 
 

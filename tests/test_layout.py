@@ -226,21 +226,30 @@ def test_a_two_corner_card_read_the_wrong_way_goes_back_to_its_player() -> None:
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
 
 
+def _top_left_index(d: CardDetection) -> tuple[float, float, float, float]:
+    """The top-left index box of a bottom-seat card (facing 0 degrees) whose outline is exact: where the
+    mean card geometry puts it."""
+    from vision.tiles import CARD_GEOMETRY
+
+    assert d.outline is not None and d.up == 0.0
+    (ox, oy), unit = d.outline[0], H / CARD_GEOMETRY["h"]
+    cx, cy = ox + CARD_GEOMETRY["cx"] * unit, oy + CARD_GEOMETRY["cy"] * unit
+    return (cx - unit / 3, cy - unit / 2, cx + unit / 3, cy + unit / 2)
+
+
 def test_a_card_seen_by_both_corners_stays_in_its_row() -> None:
     # The last tail card shows both corners; its outline, averaged from the two index estimates,
     # sits 0.9 card heights too far up (a deck whose index-to-card proportions differ from the
     # average: each estimate is off, the other way round). Its neighbours, seen by the top-left
     # index only, are off by the same amount as that index's own estimate. Anchored by that
     # index, the card stays in the tail row instead of falling between middle and tail.
-    from vision.tiles import CARD_GEOMETRY, outline_from_index
+    from vision.tiles import outline_from_index
 
     cards = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])
     last = cards[-1]
     assert last.outline is not None
-    (ox, oy), unit = last.outline[0], H / CARD_GEOMETRY["h"]
-    cx, cy = ox + CARD_GEOMETRY["cx"] * unit, oy + CARD_GEOMETRY["cy"] * unit
-    top_left = (cx - unit / 3, cy - unit / 2, cx + unit / 3, cy + unit / 2)
-    assert math.dist(outline_from_index(top_left, 0.0)[0], (ox, oy)) < 1e-6
+    top_left = _top_left_index(last)
+    assert math.dist(outline_from_index(top_left, 0.0)[0], last.outline[0]) < 1e-6
     far = tuple((x, y - 0.9 * H) for x, y in last.outline)
     cards[-1] = replace(last, outline=far, index_boxes=(top_left, (0.0, 0.0, 1.0, 1.0)), up_either_way=True)  # type: ignore[arg-type]
     result = layout_table(cards + seat_cards(HANDS["top"], "top", CENTRES["top"]))
@@ -263,12 +272,9 @@ def test_a_one_corner_card_read_from_its_far_corner_goes_back_to_its_player() ->
 def _one_corner(d: CardDetection) -> CardDetection:
     """A bottom-seat card (facing 0 degrees) as read from its top-left index alone: one index box,
     the outline estimated from it."""
-    from vision.tiles import CARD_GEOMETRY, outline_from_index
+    from vision.tiles import outline_from_index
 
-    assert d.outline is not None and d.up == 0.0
-    (ox, oy), unit = d.outline[0], H / CARD_GEOMETRY["h"]
-    cx, cy = ox + CARD_GEOMETRY["cx"] * unit, oy + CARD_GEOMETRY["cy"] * unit
-    box = (cx - unit / 3, cy - unit / 2, cx + unit / 3, cy + unit / 2)
+    box = _top_left_index(d)
     return replace(d, index_boxes=(box,), outline=outline_from_index(box, 0.0))
 
 
