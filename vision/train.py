@@ -608,6 +608,14 @@ def ensure_small_scenes(args: argparse.Namespace, work: Path) -> Path:
     return small
 
 
+def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> int:
+    """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
+    ``--font-scenes2``."""
+    if isinstance(phase, DetPhase):
+        return int(args.font_scenes) if phase.fonts else 0
+    return int(getattr(args, phase.fonts[1])) if phase.fonts is not None else 0
+
+
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int) -> Path:
     """``n`` scenes of procedural font decks (``datasets.synth --font-decks``), for cls8/cls9's crops
     and det6's tiles."""
@@ -624,10 +632,10 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         foreign = ensure_foreign_scenes(args, work)
         n += build_tiles(foreign, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 1,
                          args.foreign_scenes, scale_range=phase.scale_range, tag="_foreign")
-    if phase.fonts and args.font_scenes:
-        fonts = ensure_font_scenes(args, work, args.font_scenes)
+    if n_fonts := font_scene_count(phase, args):
+        fonts = ensure_font_scenes(args, work, n_fonts)
         n += build_tiles(fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 2,
-                         args.font_scenes, scale_range=phase.scale_range, tag="_fonts")
+                         n_fonts, scale_range=phase.scale_range, tag="_fonts")
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
@@ -655,8 +663,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         more.append(work / "crops_small")
         n_small = build_crops(small, "train", more[-1], args.seed + phase.seed_offset + 2, args.small_scenes)
         log(f"crops_small: {n_small} train")
-    if phase.fonts is not None and getattr(args, phase.fonts[1]):
-        folder, n_scenes = phase.fonts[0], getattr(args, phase.fonts[1])
+    if phase.fonts is not None and (n_scenes := font_scene_count(phase, args)):
+        folder = phase.fonts[0]
         fonts = ensure_font_scenes(args, work, n_scenes)
         more.append(work / folder)
         n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, n_scenes)
@@ -782,10 +790,9 @@ def main(argv: list[str] | None = None) -> int:
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
     # the font-deck scenes are shared by both lanes (det6, cls8, cls9): made here, before they split
-    n_fonts = [args.font_scenes for k in stages if (k in DET_PHASES and DET_PHASES[k].fonts)]
-    n_fonts += [getattr(args, f[1]) for k in stages if k in CLS_PHASES and (f := CLS_PHASES[k].fonts) is not None]
-    if any(n_fonts):
-        ensure_font_scenes(args, work, max(n_fonts))
+    n_fonts = max([font_scene_count(phases[k], args) for k in stages if k in phases], default=0)
+    if n_fonts:
+        ensure_font_scenes(args, work, n_fonts)
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
     if args.lanes == 2 and all(lanes):
         run_lanes(list(sys.argv[1:] if argv is None else argv), lanes, work)
