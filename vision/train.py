@@ -511,6 +511,7 @@ class DetPhase:
     scale_range: tuple[float, float] = (0.5, 2.5)   # tile zoom range (index sizes seen)
     foreign: bool = False  # also tiles of --foreign-scenes scenes drawn from the tier B/C decks (see below)
     fonts: bool = False    # also tiles of the --font-scenes scenes (procedural font decks)
+    v2: bool = False       # also tiles of the --v2-scenes scenes (train families, today's camera framing)
 
 
 @dataclass(frozen=True)
@@ -529,6 +530,7 @@ class ClsPhase:
     small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
     fonts: tuple[str, str] | None = None  # also crops of procedural font decks' scenes: (crops folder, the
     #                                        option giving how many scenes: "font_scenes" or "font_scenes2")
+    v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
 
 
 DET_PHASES = {
@@ -545,6 +547,10 @@ DET_PHASES = {
     # det4 on new tiles that add the procedural font decks' scenes: more index designs
     "det6": DetPhase("tiles4", "ft2_scenes", 400, 0.0005, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
                      foreign=True, fonts=True),
+    # det6 on new tiles that add train-family scenes framed as the generator frames tables now (cameras
+    # further back than for the first 2,800 scenes: cards ~25 % smaller, like the evaluation tables')
+    "det7": DetPhase("tiles5", "ft2_scenes", 500, 0.0004, 0.1, 10.0, "det6", scale_range=(0.4, 2.5),
+                     foreign=True, fonts=True, v2=True),
 }
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
@@ -569,6 +575,10 @@ CLS_PHASES = {
     # cls8 continued, with twice the font decks (their first 1,500 scenes and 1,500 new ones; new crops)
     "cls9": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls8", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                      fonts=("crops_fonts2", "font_scenes2")),
+    # cls9 continued with the crops of train-family scenes framed as the generator frames tables now
+    # (cameras further back than for the first 2,800 scenes: smaller indices, like the evaluation tables')
+    "cls10": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      v2=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -578,6 +588,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls7": (1.1, 6),
     "cls8": (1.0, 6),
     "cls9": (0.75, 5),
+    "cls10": (0.8, 4),
 }
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
@@ -608,6 +619,14 @@ def ensure_small_scenes(args: argparse.Namespace, work: Path) -> Path:
     return small
 
 
+def ensure_v2_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """``--v2-scenes`` train-family scenes from the generator as it frames tables now, for det7's tiles
+    and cls10's crops (the first 2,800 scenes came from an earlier framing with the camera closer)."""
+    v2 = work / "scenes_v2"
+    ensure_scenes(v2, "train", args.v2_scenes, args.seed + 80, args.test_deck, args.workers, args.size)
+    return v2
+
+
 def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> int:
     """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
     ``--font-scenes2``."""
@@ -636,6 +655,10 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         fonts = ensure_font_scenes(args, work, n_fonts)
         n += build_tiles(fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 2,
                          n_fonts, scale_range=phase.scale_range, tag="_fonts")
+    if phase.v2 and args.v2_scenes:
+        v2 = ensure_v2_scenes(args, work)
+        n += build_tiles(v2, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 3,
+                         args.v2_scenes, scale_range=phase.scale_range, tag="_v2")
     log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
@@ -669,6 +692,11 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         more.append(work / folder)
         n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, n_scenes)
         log(f"{folder}: {n_fonts} train")
+    if phase.v2 and args.v2_scenes:
+        v2 = ensure_v2_scenes(args, work)
+        more.append(work / "crops_v2")
+        n_v2 = build_crops(v2, "train", more[-1], args.seed + phase.seed_offset + 4, args.v2_scenes)
+        log(f"crops_v2: {n_v2} train")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
@@ -740,6 +768,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="time budget for stage 1's fifth phase (det4 continued at a lower rate; on request)")
     ap.add_argument("--det6-hours", type=float, default=0.9,
                     help="time budget for stage 1's sixth phase (det4 + the font decks' tiles)")
+    ap.add_argument("--det7-hours", type=float, default=0.8,
+                    help="time budget for stage 1's phase det7 (det6 plus today's framing of the train families)")
     ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
                          "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
@@ -747,6 +777,8 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"scenes of the train families rendered at {SMALL_SIZE} px for cls7's crops")
     ap.add_argument("--font-scenes", type=int, default=1500,
                     help="scenes of procedural font decks (datasets.font_decks) for cls8's crops")
+    ap.add_argument("--v2-scenes", type=int, default=3000,
+                    help="train-family scenes framed as the generator frames tables now (det7, cls10)")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
@@ -793,6 +825,8 @@ def main(argv: list[str] | None = None) -> int:
     n_fonts = max([font_scene_count(phases[k], args) for k in stages if k in phases], default=0)
     if n_fonts:
         ensure_font_scenes(args, work, n_fonts)
+    if any(getattr(phases[k], "v2", False) for k in stages if k in phases) and args.v2_scenes:
+        ensure_v2_scenes(args, work)
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
     if args.lanes == 2 and all(lanes):
         run_lanes(list(sys.argv[1:] if argv is None else argv), lanes, work)
