@@ -129,14 +129,18 @@ def noise(img: NDArray[Any], rng: np.random.Generator) -> None:
     img += n
 
 
-def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator) -> Image:
-    """All photometric effects; returns the 8-bit image."""
+def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator,
+           soften: bool = True) -> Image:
+    """All photometric effects; returns the 8-bit image. ``soften=False`` leaves out the ones that
+    soften the picture (resolution loss, depth of field, lens and motion blur), to measure what
+    they cost (``datasets.synth --look sharp``)."""
     lighting(img, rng)
     if rng.random() < 0.45:
         glare(img, card_mask, rng)
-    img = resolution_loss(img, rng)
-    img = depth_of_field(img, rng)
-    img = blur(img, rng)
+    if soften:
+        img = resolution_loss(img, rng)
+        img = depth_of_field(img, rng)
+        img = blur(img, rng)
     noise(img, rng)
     out: Image = np.clip(img, 0, 255).astype(np.uint8)
     return out

@@ -131,7 +131,10 @@ def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], ca
 
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
-               split: str = "train", effects: bool = True) -> Scene:
+               split: str = "train", effects: bool = True, soften: bool = True) -> Scene:
+    """Scene ``index`` of ``seed``. ``effects=False``: the composite before the camera's look;
+    ``soften=False``: the look without its softening effects (blur, depth of field, resolution
+    loss). Neither changes the layout or the ground truth."""
     rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -288,7 +291,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     }
     # the camera's look comes last, so it draws nothing that the ground truth depends on
     if effects:
-        image = finish(canvas.image, canvas.idmap >= 0, rng)
+        image = finish(canvas.image, canvas.idmap >= 0, rng, soften=soften)
     else:   # the composed scene before the camera's look (for tests and debugging)
         image = np.clip(canvas.image, 0, 255).astype(np.uint8)
     return Scene(image=image, truth=truth)

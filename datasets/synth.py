@@ -76,10 +76,14 @@ def scene_name(seed: int, index: int) -> str:
     return f"s{seed}_{index:06d}"
 
 
+LOOKS = ("camera", "sharp", "none")  # --look: the camera's full look; without its softening; none at all
+
+
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
-                size: Size) -> int:
+                size: Size, look: str = "camera") -> int:
     """Generate and write one scene; returns its number of labels."""
-    scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split)
+    scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split,
+                       effects=look != "none", soften=look == "camera")
     name = scene_name(seed, index)
     quality = int(scene_rng(seed, index, stream=1, split=split).integers(55, 96))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -98,7 +102,7 @@ SCENES_PER_FONT_DECK = 10  # --font-decks: each run of this many scenes draws on
 
 
 def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
-                 tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False) -> None:
+                 tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False, look: str = "camera") -> None:
     cv2.setNumThreads(1)
     if font_decks:
         decks: list[CardArt] = []
@@ -106,7 +110,7 @@ def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: boo
         decks = [procedural_deck()]
     else:
         decks = split_decks(split, tiers=tiers)  # type: ignore[arg-type]
-    _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks,
+    _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks, look=look,
                    textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
@@ -117,17 +121,18 @@ def _work(index: int) -> int:
         if w.get("font_k") != k:
             from .font_decks import font_deck
             w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k)], k
-    return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"])
+    return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"], w["look"])
 
 
 def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
              start: int = 0, use_test_deck: bool = False, progress: bool = True,
-             tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False) -> dict[str, float]:
+             tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False,
+             look: str = "camera") -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
-    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks)
+    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -178,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
                          "for the reader")
     ap.add_argument("--tiers", default=",".join(DEFAULT_TIERS),
                     help="deck tiers to draw from (default A,A-dup; B/C only if setup_art rendered them)")
+    ap.add_argument("--look", choices=LOOKS, default="camera",
+                    help="the photo's look: camera (default: light, glare, blur, noise, JPEG), sharp (the same "
+                         "without resolution loss, depth of field and blur), none (the clean composite); the "
+                         "tables and labels are the same: to measure what the look costs the detector")
     args = ap.parse_args(argv)
     tiers = tuple(t.strip() for t in args.tiers.split(",") if t.strip())
     if args.cache:
@@ -189,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {err} (cache root {cache_root()})", file=sys.stderr)
             return 2
     stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
-                     tiers=tiers, font_decks=args.font_decks)
+                     tiers=tiers, font_decks=args.font_decks, look=args.look)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:

@@ -177,6 +177,35 @@ def test_same_seed_same_bytes(tmp_path: Path) -> None:
     assert truth_v["round"] != truth_t["round"]
 
 
+def test_look_changes_the_pixels_not_the_tables(tmp_path: Path) -> None:
+    """``--look sharp`` / ``none`` draw the same tables and labels as the camera's look, and the
+    camera's images are the softest (mean Laplacian energy on the labelled indices; the sharp look
+    keeps the sensor noise, so it is not compared with none)."""
+    import cv2
+
+    energy: dict[str, float] = {}
+    truths = []
+    for look in ("camera", "sharp", "none"):
+        out = tmp_path / look
+        generate(out, 4, seed=9, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False, look=look)
+        values = []
+        for f in sorted((out / "truth/train").glob("*.json")):
+            truth = json.loads(f.read_text())
+            truths.append((look, f.name, truth["cards"], (out / "labels/train" / f"{f.stem}.txt").read_text()))
+            grey = cv2.cvtColor(cv2.imread(str(out / truth["image"])), cv2.COLOR_BGR2GRAY)
+            lap = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F))
+            for card in truth["cards"]:
+                for index in card["index"]:
+                    if index["visible"]:
+                        x1, y1, x2, y2 = (int(v) for v in index["box"])
+                        values.append(float(lap[max(0, y1):y2, max(0, x1):x2].mean()))
+        energy[look] = float(np.mean(values))
+    by_look = {look: [(name, cards, labels) for lk, name, cards, labels in truths if lk == look]
+               for look in energy}
+    assert by_look["camera"] == by_look["sharp"] == by_look["none"]
+    assert energy["camera"] < min(energy["sharp"], energy["none"]), energy
+
+
 def test_dataset_layout(tmp_path: Path) -> None:
     generate(tmp_path, 2, seed=1, split="val", size=SIZE, workers=1, use_test_deck=True, progress=False)
     yaml = (tmp_path / "data.yaml").read_text()
