@@ -102,6 +102,8 @@ def _photo_input() -> None:
                                   key="score_upload")
     with camera_tab:
         camera = st.camera_input("Photograph the table from above", key="score_camera")
+    st.caption("For a photo that reads: every hand in the frame, taken from above, the phone held still, "
+               "good light. Sharp corner indices matter more than a large photo.")
     source = upload if upload is not None else camera
     if source is None:
         if st.session_state.get("score_digest"):  # the photo was removed: keep the rows, drop the photo

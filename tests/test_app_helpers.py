@@ -77,6 +77,18 @@ def test_seats_from_reading_rows_free_shapes_and_names() -> None:
     assert top_cards == sorted(reading["seats"][1]["cards"])  # a dragon, laid out in rows by the solver
     assert "dragon" in notes[0]
     assert seats[2]["tail"] == "As Ks" and "put them into rows" in notes[1]
+    assert notes[2].startswith("11 cards not read (Player 3 11): type them into the rows, or take the photo again")
+
+
+def test_no_unread_note_when_every_hand_is_complete() -> None:
+    reading = {"seats": [{"seat": "bottom", "shape": "rows", "head": ["Qs", "Qh", "Qd"],
+                          "middle": ["9h", "9d", "9c", "9s", "Kd"], "tail": ["2s", "3s", "4s", "5s", "6s"]}]}
+    seats, notes = seats_from_reading(reading, {"bottom": "Ann"}, load_ruleset("classic"))
+    assert notes == [] and seats[0] == dict(ANN, middle="9h 9d 9c 9s Kd")
+    one_short = {"seats": [dict(reading["seats"][0], head=["Qs", "Qh"])]}
+    assert seats_from_reading(one_short, {"bottom": "Ann"}, load_ruleset("classic"))[1] == [
+        "1 card not read (Ann 1): type it into the rows, or take the photo again from above, held still, "
+        "in good light, with every corner sharp (a soft photo is the usual cause)"]
 
 
 @pytest.mark.parametrize(

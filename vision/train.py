@@ -25,7 +25,9 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``cls4`` (2,800, turns up to 30 deg), ``cls5`` (the same, more epochs, harder blur), ``cls8``
    (plus the font-deck scenes' crops), ``cls9`` (``cls8`` continued with twice the font decks);
    ``cls6`` (plus the foreign-letter decks' number cards) and ``cls7`` (plus 2,000 scenes rendered
-   at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request.
+   at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request; ``det7`` and
+   ``cls10`` (``det6`` / ``cls9`` plus 3,000 train-family scenes framed as the generator frames
+   tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) on request too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
 
