@@ -27,7 +27,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``cls6`` (plus the foreign-letter decks' number cards) and ``cls7`` (plus 2,000 scenes rendered
    at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request; ``det7`` and
    ``cls10`` (``det6`` / ``cls9`` plus 3,000 train-family scenes framed as the generator frames
-   tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) on request too.
+   tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) and ``cls11`` (``cls9``
+   plus 3,000 scenes of 300 new font decks, ``<work>/scenes_fonts3``) on request too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
 
@@ -517,6 +518,17 @@ class DetPhase:
 
 
 @dataclass(frozen=True)
+class FontScenes:
+    """A set of procedural font-deck scenes a reader phase adds crops of: the crops folder, the option
+    giving how many scenes, the scenes folder and its seed (offset from ``--seed``; another seed, other decks)."""
+
+    crops: str
+    count: str
+    scenes: str = "scenes_fonts"
+    seed_offset: int = 60
+
+
+@dataclass(frozen=True)
 class ClsPhase:
     """One stage-2 phase: its crops, epochs/budget options, learning rate, start, turn augmentation."""
 
@@ -530,8 +542,7 @@ class ClsPhase:
     blur_min: float = 0.35  # the strongest shrink
     foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
     small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
-    fonts: tuple[str, str] | None = None  # also crops of procedural font decks' scenes: (crops folder, the
-    #                                        option giving how many scenes: "font_scenes" or "font_scenes2")
+    fonts: FontScenes | None = None  # also crops of procedural font decks' scenes
     v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
 
 
@@ -573,14 +584,17 @@ CLS_PHASES = {
     # plus crops of scenes whose cards are procedural decks drawn in the machine's fonts
     # (datasets.font_decks: a new index design every 10 scenes): the reader's misses are designs it never saw
     "cls8": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                     fonts=("crops_fonts", "font_scenes")),
+                     fonts=FontScenes("crops_fonts", "font_scenes")),
     # cls8 continued, with twice the font decks (their first 1,500 scenes and 1,500 new ones; new crops)
     "cls9": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls8", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                     fonts=("crops_fonts2", "font_scenes2")),
+                     fonts=FontScenes("crops_fonts2", "font_scenes2")),
     # cls9 continued with the crops of train-family scenes framed as the generator frames tables now
     # (cameras further back than for the first 2,800 scenes: smaller indices, like the evaluation tables')
     "cls10": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       v2=True),
+    # cls9 continued with 3,000 scenes of 300 new font decks (another seed; new crops)
+    "cls11": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61)),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -591,6 +605,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls8": (1.0, 6),
     "cls9": (0.75, 5),
     "cls10": (0.8, 4),
+    "cls11": (0.75, 4),
 }
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
@@ -629,20 +644,27 @@ def ensure_v2_scenes(args: argparse.Namespace, work: Path) -> Path:
     return v2
 
 
+def font_scenes_of(phase: DetPhase | ClsPhase) -> FontScenes | None:
+    """The font-deck scenes a phase uses, if any (an index-finder phase: the first set)."""
+    if isinstance(phase, DetPhase):
+        return FontScenes("", "font_scenes") if phase.fonts else None
+    return phase.fonts
+
+
 def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> int:
     """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
-    ``--font-scenes2``."""
-    if isinstance(phase, DetPhase):
-        return int(args.font_scenes) if phase.fonts else 0
-    return int(getattr(args, phase.fonts[1])) if phase.fonts is not None else 0
+    ``--font-scenes2``, cls11 ``--font-scenes3``."""
+    fonts = font_scenes_of(phase)
+    return int(getattr(args, fonts.count)) if fonts is not None else 0
 
 
-def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int) -> Path:
-    """``n`` scenes of procedural font decks (``datasets.synth --font-decks``), for cls8/cls9's crops
-    and det6's tiles."""
-    fonts = work / "scenes_fonts"
-    ensure_scenes(fonts, "train", n, args.seed + 60, False, args.workers, args.size, fonts=True)
-    return fonts
+def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, fonts: FontScenes | None = None) -> Path:
+    """``n`` scenes of procedural font decks (``datasets.synth --font-decks``) in the folder and seed of
+    ``fonts`` (default: ``scenes_fonts``, for det6's tiles and cls8/cls9's crops)."""
+    where = fonts or FontScenes("", "")
+    folder = work / where.scenes
+    ensure_scenes(folder, "train", n, args.seed + where.seed_offset, False, args.workers, args.size, fonts=True)
+    return folder
 
 
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
@@ -689,8 +711,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         n_small = build_crops(small, "train", more[-1], args.seed + phase.seed_offset + 2, args.small_scenes)
         log(f"crops_small: {n_small} train")
     if phase.fonts is not None and (n_scenes := font_scene_count(phase, args)):
-        folder = phase.fonts[0]
-        fonts = ensure_font_scenes(args, work, n_scenes)
+        folder = phase.fonts.crops
+        fonts = ensure_font_scenes(args, work, n_scenes, phase.fonts)
         more.append(work / folder)
         n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, n_scenes)
         log(f"{folder}: {n_fonts} train")
@@ -779,6 +801,8 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"scenes of the train families rendered at {SMALL_SIZE} px for cls7's crops")
     ap.add_argument("--font-scenes", type=int, default=1500,
                     help="scenes of procedural font decks (datasets.font_decks) for cls8's crops")
+    ap.add_argument("--font-scenes3", type=int, default=3000,
+                    help="scenes of new procedural font decks for cls11 (<work>/scenes_fonts3, another seed)")
     ap.add_argument("--v2-scenes", type=int, default=3000,
                     help="train-family scenes framed as the generator frames tables now (det7, cls10)")
     ap.add_argument("--font-scenes2", type=int, default=3000,
@@ -823,10 +847,15 @@ def main(argv: list[str] | None = None) -> int:
     n_train = max([args.scenes] + [getattr(args, phases[k].scenes) for k in stages if k in phases])
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
-    # the font-deck scenes are shared by both lanes (det6, cls8, cls9): made here, before they split
-    n_fonts = max([font_scene_count(phases[k], args) for k in stages if k in phases], default=0)
-    if n_fonts:
-        ensure_font_scenes(args, work, n_fonts)
+    # the font-deck scenes are shared by both lanes (det6, cls8, cls9; cls11 has its own): made here, before they split
+    font_sets: dict[tuple[str, int], int] = {}   # scenes folder and seed -> as many as its phases need
+    for k in stages:
+        if k in phases and (fonts := font_scenes_of(phases[k])) is not None:
+            key = (fonts.scenes, fonts.seed_offset)
+            font_sets[key] = max(font_sets.get(key, 0), font_scene_count(phases[k], args))
+    for (folder, seed_offset), n_fonts in font_sets.items():
+        if n_fonts:
+            ensure_font_scenes(args, work, n_fonts, FontScenes("", "", folder, seed_offset))
     if any(getattr(phases[k], "v2", False) for k in stages if k in phases) and args.v2_scenes:
         ensure_v2_scenes(args, work)
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
