@@ -78,6 +78,28 @@ def test_fixture_synthetic(name: str) -> None:
 
 
 @needs_model
+def test_the_second_reader_is_asked_only_about_unsure_indices() -> None:
+    """With ``index_cls2.onnx`` committed, an index the first reader reads at 0.9 or more keeps its
+    probabilities; one it is unsure of gets the mean of the two readers."""
+    from vision.detector import SECOND_OPINION_BELOW
+
+    both = CardDetector()
+    assert both.second is not None, "models/index_cls2.onnx (the second reader) is missing"
+    first = CardDetector()
+    first.second = None
+    sure, unsure = [], []
+    for name in sorted(k for k, v in EXPECTED.items() if v["kind"] == "synthetic"):
+        image = read_image(FIXTURES / name)
+        boxes, scores = first.find_indices(image)
+        asked = {h.box: h for h in both.classify(image, boxes, scores)}
+        for a in first.classify(image, boxes, scores):   # cls_prob: the best card reading over the turns
+            (sure if a.cls_prob >= SECOND_OPINION_BELOW else unsure).append((a, asked.get(a.box)))
+    assert sure and unsure
+    assert all(b is not None and a.card == b.card and a.cls_prob == b.cls_prob for a, b in sure)
+    assert any(b is None or abs(a.cls_prob - b.cls_prob) > 1e-4 for a, b in unsure)
+
+
+@needs_model
 @pytest.mark.parametrize("name", sorted(k for k, v in EXPECTED.items() if v["kind"] == "edje"))
 def test_fixture_real_ranks(name: str) -> None:
     want = EXPECTED[name]
@@ -173,14 +195,17 @@ def test_training_smoke(tmp_path: Path) -> None:
            "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0",
            "--det4-hours", "0", "--cls5-hours", "0", "--cls5-epochs", "1", "--foreign-scenes", "2",
            "--font-scenes", "3", "--det6-hours", "0", "--cls8-hours", "0", "--cls8-epochs", "1",
-           "--font-scenes2", "4", "--cls9-hours", "0", "--cls9-epochs", "1"]
+           "--font-scenes2", "4", "--cls9-hours", "0", "--cls9-epochs", "1",
+           "--font-scenes3", "3", "--cls11-hours", "0", "--cls11-epochs", "1"]
     if test_deck:
         cmd.append("--test-deck")
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "m" / "index_det.onnx").exists() and (tmp_path / "m" / "index_cls.onnx").exists()
+    assert (tmp_path / "m" / "index_cls2.onnx").exists()  # cls11: the second reader
     detector = CardDetector(tmp_path / "m")
+    assert detector.second is not None
     found = detector.detect(np.full((480, 640, 3), 100, np.uint8))
     assert found.width == 640 and found.height == 480
     assert MODELS.name == "models"

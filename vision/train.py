@@ -30,7 +30,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) and ``cls11`` (``cls9``
    plus 3,000 scenes of 300 new font decks, ``<work>/scenes_fonts3``) on request too.
    The two stages run at the same time, one core each (``--lanes 2``).
-5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx``.
+5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls11``:
+   ``models/index_cls2.onnx``, the second reader asked where the first is unsure).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
 """
@@ -456,8 +457,9 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     return best
 
 
-def export_classifier(weights: Path, models: Path) -> Path:
-    """ONNX: input ``images`` (N, 3, 64, 64) RGB 0..1, output softmax (N, classes); names in the metadata."""
+def export_classifier(weights: Path, models: Path, name: str = "index_cls.onnx") -> Path:
+    """ONNX: input ``images`` (N, 3, 64, 64) RGB 0..1, output softmax (N, classes); names in the metadata.
+    ``name``: the reader (``index_cls.onnx``) or the second reader (``index_cls2.onnx``, see vision.detector)."""
     import onnx
     import torch
 
@@ -471,7 +473,7 @@ def export_classifier(weights: Path, models: Path) -> Path:
     model.eval()
     model.model[-1].export = True  # Classify head: softmax probabilities only
     models.mkdir(parents=True, exist_ok=True)
-    dest = models / "index_cls.onnx"
+    dest = models / name
     tmp = dest.with_suffix(".tmp.onnx")
     torch.onnx.export(model, (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),), str(tmp), input_names=["images"],
                       output_names=["output0"], dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}},
@@ -544,6 +546,7 @@ class ClsPhase:
     small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
     fonts: FontScenes | None = None  # also crops of procedural font decks' scenes
     v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
+    exports_as: str = "index_cls.onnx"  # or "index_cls2.onnx": the second reader (vision.detector)
 
 
 DET_PHASES = {
@@ -592,9 +595,11 @@ CLS_PHASES = {
     # (cameras further back than for the first 2,800 scenes: smaller indices, like the evaluation tables')
     "cls10": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       v2=True),
-    # cls9 continued with 3,000 scenes of 300 new font decks (another seed; new crops)
+    # cls9 continued with 3,000 scenes of 300 new font decks (another seed; new crops): the second reader,
+    # asked where cls9 is unsure (alone it reads no better than cls9; the two together do: model card)
     "cls11": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61)),
+                      fonts=FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),
+                      exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -726,7 +731,7 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
                             blur_p=phase.blur_p, blur_min=phase.blur_min, more=more)
-    export_classifier(best, args.models)
+    export_classifier(best, args.models, phase.exports_as)
 
 
 # --------------------------------------------------------------------------- main
@@ -812,7 +817,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument(f"--{n}-epochs", type=int, default=epochs,
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9",
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9,cls11",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9 (its later "
                          "phases), det (index finder), det2, det4, det6 (its fine-tuning phases); det3 (turned tiles), "
                          "det5, cls6 (with the foreign-letter decks' number cards) and cls7 (with small scenes) on "
@@ -838,7 +843,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.export_only:
         for kind in stages:
             if kind in CLS_PHASES:
-                export_classifier(_cls_run(runs, kind, args) / "best.pt", args.models)
+                export_classifier(_cls_run(runs, kind, args) / "best.pt", args.models, CLS_PHASES[kind].exports_as)
             else:
                 export(_det_weights(runs, kind), "det", DET_EXPORT, args.models)
         return 0
