@@ -5,7 +5,9 @@ photo resized so its long side is at most ``work_side`` (indices then measure ab
 15-70 px, the training range), plus one whole-image pass for photos whose indices are
 large. Stage 2 classifies a square crop of each found index (taken from the
 full-resolution photo) in its four quarter turns; the best turn gives the identity
-and the index's orientation; the reject class ``zz_bg`` and low scores drop clutter.
+and the index's orientation; the reject class ``zz_bg`` and low scores drop clutter. Where
+``index_cls2.onnx`` is present, a second reader reads the same crops of the indices the first
+reads below ``SECOND_OPINION_BELOW``, and the mean of the two decides.
 Finally ``vision.join`` pairs a card's two corners by geometry, reads them together,
 resolves identities read twice (one deck has each card once), and lets an index read
 below the threshold count only when the identities still free make its reading clear.
