@@ -41,7 +41,7 @@ CLS_MODEL = "index_cls.onnx"
 SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the indices the first is unsure of
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
-#   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 833 ms end to end against 953 ms for 0.98)
+#   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 835 ms end to end against 953 ms for 0.98)
 
 F32 = npt.NDArray[np.float32]
 
@@ -101,7 +101,6 @@ class CardDetector:
         self.tta: tuple[tuple[float, float, float], ...] = (
             (0.0, 0.0, 1.0), (0.0, 0.0, 1.15), (0.0, 0.0, 0.9), (0.05, 0.05, 1.0), (-0.05, -0.05, 1.0))
         self._det_input = self.det.get_inputs()[0].name
-        self._cls_input = self.cls.get_inputs()[0].name
 
     @staticmethod
     def available(models: Path = MODELS) -> bool:
