@@ -663,13 +663,14 @@ def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> in
     return int(getattr(args, fonts.count)) if fonts is not None else 0
 
 
-def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, fonts: FontScenes | None = None) -> Path:
+def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",
+                       seed_offset: int = 60) -> Path:
     """``n`` scenes of procedural font decks (``datasets.synth --font-decks``) in the folder and seed of
-    ``fonts`` (default: ``scenes_fonts``, for det6's tiles and cls8/cls9's crops)."""
-    where = fonts or FontScenes("", "")
-    folder = work / where.scenes
-    ensure_scenes(folder, "train", n, args.seed + where.seed_offset, False, args.workers, args.size, fonts=True)
-    return folder
+    ``folder`` under ``work`` with seed ``--seed`` + ``seed_offset`` (default: ``scenes_fonts``, for det6's
+    tiles and cls8/cls9's crops)."""
+    scenes = work / folder
+    ensure_scenes(scenes, "train", n, args.seed + seed_offset, False, args.workers, args.size, fonts=True)
+    return scenes
 
 
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
@@ -699,33 +700,29 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
     export(best, "det", DET_EXPORT, args.models)
 
 
+def _add_crops(more: list[Path], scenes: Path, out: Path, seed: int, n: int, note: str = "",
+               ranks: str | None = None) -> None:
+    """Crops of the first ``n`` scenes of another scene set into ``out``, a folder the phase also trains on."""
+    more.append(out)
+    log(f"{out.name}: {build_crops(scenes, 'train', out, seed, n, ranks=ranks)} train{note}")
+
+
 def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
     crops = work / phase.crops
     n = build_crops(scenes, "train", crops, args.seed + phase.seed_offset, getattr(args, phase.scenes))
     log(f"{phase.crops}: {n} train, {build_crops(scenes, 'val', crops, args.seed + 1, args.val_scenes)} val")
-    more = []
+    more: list[Path] = []
+    seed = args.seed + phase.seed_offset
     if phase.foreign and args.foreign_scenes:
-        foreign = ensure_foreign_scenes(args, work)
-        more.append(work / "crops_foreign")
-        n_foreign = build_crops(foreign, "train", more[0], args.seed + phase.seed_offset + 1, args.foreign_scenes,
-                                ranks="23456789T")
-        log(f"crops_foreign: {n_foreign} train (number cards and background)")
+        _add_crops(more, ensure_foreign_scenes(args, work), work / "crops_foreign", seed + 1, args.foreign_scenes,
+                   " (number cards and background)", ranks="23456789T")
     if phase.small and args.small_scenes:
-        small = ensure_small_scenes(args, work)
-        more.append(work / "crops_small")
-        n_small = build_crops(small, "train", more[-1], args.seed + phase.seed_offset + 2, args.small_scenes)
-        log(f"crops_small: {n_small} train")
+        _add_crops(more, ensure_small_scenes(args, work), work / "crops_small", seed + 2, args.small_scenes)
     if phase.fonts is not None and (n_scenes := font_scene_count(phase, args)):
-        folder = phase.fonts.crops
-        fonts = ensure_font_scenes(args, work, n_scenes, phase.fonts)
-        more.append(work / folder)
-        n_fonts = build_crops(fonts, "train", more[-1], args.seed + phase.seed_offset + 3, n_scenes)
-        log(f"{folder}: {n_fonts} train")
+        fonts = ensure_font_scenes(args, work, n_scenes, phase.fonts.scenes, phase.fonts.seed_offset)
+        _add_crops(more, fonts, work / phase.fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
-        v2 = ensure_v2_scenes(args, work)
-        more.append(work / "crops_v2")
-        n_v2 = build_crops(v2, "train", more[-1], args.seed + phase.seed_offset + 4, args.v2_scenes)
-        log(f"crops_v2: {n_v2} train")
+        _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
@@ -860,7 +857,7 @@ def main(argv: list[str] | None = None) -> int:
             font_sets[key] = max(font_sets.get(key, 0), font_scene_count(phases[k], args))
     for (folder, seed_offset), n_fonts in font_sets.items():
         if n_fonts:
-            ensure_font_scenes(args, work, n_fonts, FontScenes("", "", folder, seed_offset))
+            ensure_font_scenes(args, work, n_fonts, folder, seed_offset)
     if any(getattr(phases[k], "v2", False) for k in stages if k in phases) and args.v2_scenes:
         ensure_v2_scenes(args, work)
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]
