@@ -296,3 +296,40 @@ def test_an_index_read_a_quarter_turn_off_keeps_its_row(off: float) -> None:
     turned = next(c for row in seat.rows for c in row if str(c.card) == "8c")  # type: ignore[union-attr]
     assert turned.up == 0.0 and turned.outline is not None
     assert math.dist(turned.outline[2], bottom[i].index_boxes[0][:2]) > H / 2, "the outline now runs down the card"
+
+
+@pytest.mark.parametrize("off", [90.0, 270.0])
+def test_a_two_corner_card_read_a_quarter_turn_off_keeps_its_row(off: float) -> None:
+    # The head row's first card shows both corners, and both were read a quarter turn off (its
+    # outline, estimated at that turn, lies across the middle row). The seat's facing settles the
+    # turn, and its top-left index (the one toward the seat's facing) anchors it in the head row.
+    from vision.tiles import outline_from_index
+
+    bottom = [_one_corner(d) for d in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])]
+    first = bottom[0]
+    tl = first.index_boxes[0]
+    cx, cy = first.center
+    br = (2 * cx - tl[2], 2 * cy - tl[3], 2 * cx - tl[0], 2 * cy - tl[1])  # the same index, half round
+    wrong_top = tl if off == 270.0 else br  # the index that would be the top-left at that turn
+    bottom[0] = replace(first, index_boxes=(tl, br), up=off, up_either_way=True,
+                        outline=outline_from_index(wrong_top, off))
+    result = layout_table(bottom + seat_cards(HANDS["top"], "top", CENTRES["top"]))
+    assert not [p for p in result.problems if p.blocking]
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
+def test_an_identity_read_twice_at_one_turn_is_anchored_where_its_row_is() -> None:
+    # The tail's first card (Js) is read from its index, and a pip of the middle row's card in front of
+    # it was misread as Js too, at the same turn: the two reads join as one card (two indices facing
+    # the same way are not one card's two corners), the misread first. Anchored at the misread, the
+    # card would fall into the middle row; the rows decide which of the two is its corner.
+    from vision.tiles import outline_from_index
+
+    bottom = [_one_corner(d) for d in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])]
+    i = next(k for k, d in enumerate(bottom) if str(d.card) == "Js")
+    true_box = bottom[i].index_boxes[0]
+    phantom = (true_box[0] + 0.2 * W, true_box[1] - 1.1 * H, true_box[2] + 0.2 * W, true_box[3] - 1.1 * H)
+    bottom[i] = replace(bottom[i], index_boxes=(phantom, true_box), outline=outline_from_index(phantom, 0.0))
+    result = layout_table(bottom + seat_cards(HANDS["top"], "top", CENTRES["top"]))
+    assert not [p for p in result.problems if p.blocking]
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}

@@ -12,6 +12,7 @@ twice, a card that belongs to nobody or one read with low confidence becomes a
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -131,6 +132,18 @@ def _anchor(card: CardDetection) -> tuple[float, float]:
     return card.center
 
 
+MAX_OPEN_ANCHORS = 4  # cards per seat whose anchor is tried both ways (2 ** 4 splits at most)
+
+
+def _anchor_choices(card: CardDetection) -> list[tuple[float, float]]:
+    """Where ``card`` may be anchored. One read of an identity twice at the same turn (two indices
+    facing the same way are not one card's two corners) is one real index and one misread region
+    (a pip, the next card's index): either may be the card's top-left, and the rows decide."""
+    if card.up is not None and len(card.index_boxes) == 2 and not card.up_either_way:
+        return [outline_from_index(b, card.up)[0] for b in card.index_boxes]
+    return [_anchor(card)]
+
+
 def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float, float]:
     """Unit vector along the rows (to the player's right), from the cards' top edges when known."""
     vx = vy = 0.0
@@ -180,17 +193,22 @@ def _split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDet
     if len(cards) < 3:
         return None
     rx, ry = _row_direction(cards, up_deg)
-    anchors = [_anchor(c) for c in cards]
+    choices = [_anchor_choices(c) for c in cards]
+    open_at = [i for i, ch in enumerate(choices) if len(ch) > 1][:MAX_OPEN_ANCHORS]
     best: tuple[bool, float, list[list[int]]] | None = None
-    for offset in range(-ROW_TILT_SEARCH_DEG, ROW_TILT_SEARCH_DEG + 1):
-        a = math.radians(offset)
-        dx, dy = rx * math.cos(a) - ry * math.sin(a), rx * math.sin(a) + ry * math.cos(a)
-        separation, bands = _bands(anchors, dx, dy, up_deg)
-        sizes_ok = sorted(len(b) for b in bands) == sorted(ROW_SIZES)
-        # the cards' own direction wins ties: search outward from offset 0
-        key = (sizes_ok, separation - 0.002 * abs(offset))
-        if best is None or key > (best[0], best[1]):
-            best = (sizes_ok, key[1], bands)
+    for picks in itertools.product(*(range(len(choices[i])) for i in open_at)):
+        anchors = [ch[0] for ch in choices]
+        for i, k in zip(open_at, picks, strict=True):
+            anchors[i] = choices[i][k]
+        for offset in range(-ROW_TILT_SEARCH_DEG, ROW_TILT_SEARCH_DEG + 1):
+            a = math.radians(offset)
+            dx, dy = rx * math.cos(a) - ry * math.sin(a), rx * math.sin(a) + ry * math.cos(a)
+            separation, bands = _bands(anchors, dx, dy, up_deg)
+            sizes_ok = sorted(len(b) for b in bands) == sorted(ROW_SIZES)
+            # the cards' own direction wins ties: search outward from offset 0
+            key = (sizes_ok, separation - 0.002 * abs(offset))
+            if best is None or key > (best[0], best[1]):
+                best = (sizes_ok, key[1], bands)
     if best is None or best[1] < ROW_SEPARATION:
         return None
     return tuple([cards[i] for i in band] for band in best[2])
@@ -458,14 +476,18 @@ def _facing_seat(card: CardDetection, up: float) -> CardDetection:
 def _quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
     """A one-corner card read a quarter turn off its seat's facing ``up`` (an index lying near 45
     degrees reads almost as well in two turns) takes the turn nearest the seat's, and the outline
-    that goes with it: its row is found from that outline."""
-    if card.up is None or len(card.index_boxes) != 1:
+    that goes with it: its row is found from that outline. A card seen by both corners and read a
+    quarter turn off is turned the same way; its top-left index is then the one farther toward the
+    seat's facing, and the card is anchored by that index's outline."""
+    if card.up is None or len(card.index_boxes) not in (1, 2):
         return card
     off = (up - card.up + 180) % 360 - 180
     if abs(off) < 45:
         return card
     turned = (card.up + 90 * round(off / 90)) % 360
-    o = outline_from_index(card.index_boxes[0], turned)
+    ux, uy = _up_vector(turned)
+    top = max(card.index_boxes, key=lambda b: (b[0] + b[2]) * ux + (b[1] + b[3]) * uy)
+    o = outline_from_index(top, turned)
     return replace(card, up=turned, outline=(o[0], o[1], o[2], o[3]))
 
 
