@@ -333,3 +333,26 @@ def test_an_identity_read_twice_at_one_turn_is_anchored_where_its_row_is() -> No
     result = layout_table(bottom + seat_cards(HANDS["top"], "top", CENTRES["top"]))
     assert not [p for p in result.problems if p.blocking]
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
+def in_a_fan(text: str) -> list[CardDetection]:
+    """13 cards fanned through a quarter turn in front of the right player, each read from one index:
+    an index reads in quarter turns only, so nine cards seem to face left (the right player's way)
+    and the last four up (the top player's way)."""
+    out = []
+    for i, c in enumerate(parse_cards(text)):
+        theta = math.radians(180 + 90 * i / 12)  # around a point at the right of the table
+        up = 270.0 if i < 9 else 180.0
+        out.append(card_at(c, 980 + 230 * math.cos(theta), 620 + 230 * math.sin(theta), up))
+    return out
+
+
+def test_thirteen_cards_in_a_fan_are_one_players_special() -> None:
+    dets = in_a_fan("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Kd") + seat_cards(HANDS["top"], "top", CENTRES["top"])
+    layout = layout_table(dets)
+    assert sorted(s.seat for s in layout.seats) == ["right", "top"]
+    assert [p.kind for p in layout.problems] == ["no_rows"]
+    reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),
+                         detector=lambda img: Detections(width=1000, height=1000, cards=tuple(dets)))
+    assert reading.settlement is not None
+    assert {p.name: p.report.special for p in reading.settlement.players}["right"] == "dragon"

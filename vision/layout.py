@@ -422,6 +422,24 @@ def _merge_turned_groups(groups: list[tuple[list[CardDetection], float]],
     return out
 
 
+def _merge_fanned_groups(groups: list[tuple[list[CardDetection], float]],
+                         ) -> list[tuple[list[CardDetection], float]]:
+    """A hand laid in a fan or an arc (13 cards in a free shape) turns through a quarter turn or
+    more, and its cards' facings split it into groups a quarter turn apart. A group a quarter turn
+    from a larger group it touches, the two together no more than one hand, is part of that
+    player's cards: merged, facing the larger group's way. (Two players at right angles hold a
+    hand each: too many cards to merge.)"""
+    out: list[tuple[list[CardDetection], float]] = []
+    for group, up in sorted(groups, key=lambda g: -len(g[0])):
+        host = next((h for h in out if 45 < abs((h[1] - up + 180) % 360 - 180) <= 135
+                     and len(h[0]) + len(group) <= HAND_SIZE and _touching(group, h[0])), None)
+        if host is None:
+            out.append((list(group), up))
+        else:
+            host[0].extend(group)
+    return out
+
+
 def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], float]]:
     """Cards grouped by facing direction, then by position; each with its mean facing angle."""
     oriented = [c for c in cards if c.up is not None]
@@ -432,7 +450,7 @@ def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], 
         for comp in _components(pts, np.array([_card_size(m) for m in members])):
             group = [members[i] for i in comp]
             groups.append((group, _mean_angle([g.up for g in group if g.up is not None])))
-    groups = _merge_turned_groups(groups)
+    groups = _merge_fanned_groups(_merge_turned_groups(groups))
     # Cards without a facing direction, and small stray groups, join the seat they lie in.
     loose = [c for c in cards if c.up is None]
     big = [g for g in groups if len(g[0]) >= 4]
