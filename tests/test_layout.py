@@ -356,3 +356,27 @@ def test_thirteen_cards_in_a_fan_are_one_players_special() -> None:
                          detector=lambda img: Detections(width=1000, height=1000, cards=tuple(dets)))
     assert reading.settlement is not None
     assert {p.name: p.report.special for p in reading.settlement.players}["right"] == "dragon"
+
+
+def test_a_surer_read_of_a_card_away_from_every_hand_is_left_out() -> None:
+    # The artwork of a card back (four aces) or a patterned table reads as 9d, surer than the real 9d
+    # in the bottom player's middle row. Kept, it would leave that hand a card short and lie apart
+    # from every hand; left out, every hand is complete: the real one is the card, the other noted.
+    dets = table(["bottom", "top"])
+    dets.append(card_at(Card.parse("9d"), 950, 60, 0.0, confidence=1.0))
+    result = layout_table(dets)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    [note] = [p for p in result.problems if p.kind == "duplicate_card"]
+    assert note.card == "9d" and not note.blocking and "(950, 60)" in note.message
+
+
+def test_a_card_read_as_another_players_card_still_blocks() -> None:
+    # The top player's Qc misread as 9d, which the bottom player holds: whichever read is kept, a
+    # hand is a card short, so neither is guessed.
+    dets = table(["bottom", "top"])
+    i = next(k for k, d in enumerate(dets) if str(d.card) == "Qc")
+    dets[i] = replace(dets[i], card=Card.parse("9d"))
+    result = layout_table(dets)
+    assert result.blocked
+    assert any(p.kind == "duplicate_card" and p.card == "9d" and p.blocking for p in result.problems)

@@ -228,10 +228,62 @@ def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetect
 
 
 def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | None = None) -> TableLayout:
-    """Group ``detections`` into seats and rows; report every problem found."""
+    """Group ``detections`` into seats and rows; report every problem found.
+
+    An identity read confidently on two separate cards is a misread (or clutter: a card back's
+    artwork, a patterned table). When keeping one of the reads and leaving out the others gives
+    exactly one table whose every hand is complete and laid out, that read is the card and the
+    others are reported as ignored; otherwise the duplicate blocks scoring (``_resolve_duplicates``)."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
-    cards = _orient_either_way(_drop_duplicates(list(detections), problems, config.min_confidence))
+    by_card = _reads_by_identity(list(detections))
+    resolved = _resolve_duplicates(by_card, list(detections), config)
+    if resolved is not None:
+        return resolved
+    cards = _one_read_each(by_card, list(detections), problems, config.min_confidence)
+    return _layout_cards(cards, problems, config)
+
+
+MAX_DUPLICATE_CHOICES = 16  # tables of which-read-is-the-card tried at most (more: the duplicates block)
+
+
+def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[CardDetection],
+                        config: LayoutConfig) -> TableLayout | None:
+    """The one table that keeping a single confident read per duplicated identity lays out without a
+    blocking problem, with the reads left out reported (not blocking); None when no identity is read
+    confidently twice, when too many choices, or when not exactly one choice works."""
+    open_keys = [k for k, reads in by_card.items()
+                 if len(reads) > 1 and sum(r.confidence >= config.min_confidence for r in reads) > 1]
+    if not open_keys:
+        return None
+    choices = [[r for r in by_card[k] if r.confidence >= config.min_confidence] for k in open_keys]
+    if math.prod(len(c) for c in choices) > MAX_DUPLICATE_CHOICES:
+        return None
+    working: list[TableLayout] = []
+    for picks in itertools.product(*choices):
+        trial = dict(by_card)
+        for key, pick in zip(open_keys, picks, strict=True):
+            trial[key] = [pick] + [r for r in by_card[key] if r.confidence < config.min_confidence]
+        problems: list[Problem] = []
+        for key, pick in zip(open_keys, picks, strict=True):
+            for other in by_card[key]:
+                if other is not pick and other.confidence >= config.min_confidence:
+                    x, y = other.center
+                    problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
+                                            message=f"{key} is seen twice; the read at ({x:.0f}, {y:.0f}) is ignored: "
+                                                    "with it left out every hand is complete, with it kept none is"))
+        cards = _one_read_each(trial, order, problems, config.min_confidence)
+        result = _layout_cards(cards, problems, config)
+        if not result.blocked:
+            working.append(result)
+            if len(working) > 1:
+                return None
+    return working[0] if working else None
+
+
+def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: LayoutConfig) -> TableLayout:
+    """Seats, rows and problems for cards read once each."""
+    cards = _orient_either_way(cards)
     groups = _give_back_misturned(_face_the_table(_seat_groups(cards)))
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
@@ -319,26 +371,34 @@ def _give_back_misturned(groups: list[tuple[list[CardDetection], float]],
     return groups
 
 
-def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_confidence: float,
-                     ) -> list[CardDetection]:
-    """One detection per identity. Two reads of a card whose estimated outlines coincide are its
-    two corner indices (merged); reads far apart are a card seen twice (a problem), unless the
-    second is a weak read beside a confident one: then it is dropped with a note (if it was
-    another card misread, that card's player is a card short, which is reported)."""
+def _reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetection]]:
+    """The reads of each identity, surest first; two reads whose estimated outlines coincide are one
+    card's two corner indices (merged into one)."""
     by_card: dict[str, list[CardDetection]] = defaultdict(list)
     for c in sorted(cards, key=lambda c: -c.confidence):
-        by_card[str(c.card)].append(c)
+        reads = by_card[str(c.card)]
+        if reads:
+            best = reads[0]
+            (x0, y0), (x1, y1) = best.center, c.center
+            if math.hypot(x1 - x0, y1 - y0) < SAME_CARD * max(_card_size(best), _card_size(c)):
+                reads[0] = replace(best, index_boxes=best.index_boxes + c.index_boxes, box=(
+                    min(best.box[0], c.box[0]), min(best.box[1], c.box[1]),
+                    max(best.box[2], c.box[2]), max(best.box[3], c.box[3])))
+                continue
+        reads.append(c)
+    return dict(by_card)
+
+
+def _one_read_each(by_card: dict[str, list[CardDetection]], order: list[CardDetection], problems: list[Problem],
+                   min_confidence: float) -> list[CardDetection]:
+    """One detection per identity, in the detections' order: the surest read. The others are a card
+    seen twice (a problem), unless weak beside a confident read: then dropped with a note (if it was
+    another card misread, that card's player is a card short, which is reported)."""
     kept: list[CardDetection] = []
     for key, reads in by_card.items():
         best = reads[0]
         for other in reads[1:]:
-            (x0, y0), (x1, y1) = best.center, other.center
-            if math.hypot(x1 - x0, y1 - y0) < SAME_CARD * max(_card_size(best), _card_size(other)):
-                boxes = best.index_boxes + other.index_boxes
-                best = replace(best, index_boxes=boxes, box=(
-                    min(best.box[0], other.box[0]), min(best.box[1], other.box[1]),
-                    max(best.box[2], other.box[2]), max(best.box[3], other.box[3])))
-            elif other.confidence < min_confidence <= best.confidence:
+            if other.confidence < min_confidence <= best.confidence:
                 problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
                                         message=f"{key} is seen twice; the weak read ({other.confidence:.2f}) "
                                                 "is ignored"))
@@ -346,8 +406,8 @@ def _drop_duplicates(cards: list[CardDetection], problems: list[Problem], min_co
                 problems.append(Problem(kind="duplicate_card", card=key,
                                         message=f"{key} is seen twice: one deck has each card once"))
         kept.append(best)
-    order = {id(c): i for i, c in enumerate(cards)}
-    return sorted(kept, key=lambda c: order.get(id(c), len(order)))
+    at = {id(c): i for i, c in enumerate(order)}
+    return sorted(kept, key=lambda c: at.get(id(c), len(at)))
 
 
 def _turned(card: CardDetection) -> CardDetection:
