@@ -380,3 +380,16 @@ def test_a_card_read_as_another_players_card_still_blocks() -> None:
     result = layout_table(dets)
     assert result.blocked
     assert any(p.kind == "duplicate_card" and p.card == "9d" and p.blocking for p in result.problems)
+
+
+def test_a_card_read_twice_in_its_own_row_scores_the_same_either_way() -> None:
+    # A pip beside the real 9d, in the same row, also reads as 9d: keeping either read lays out the
+    # same hands, so the table is scored and the other read noted.
+    dets = table(["bottom", "top"])
+    real = next(d for d in dets if str(d.card) == "9d")
+    x, y = real.center
+    dets.append(card_at(real.card, x + 0.9 * H, y, 0.0, confidence=0.97))
+    result = layout_table(dets)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    assert [p.card for p in result.problems if p.kind == "duplicate_card"] == ["9d"]

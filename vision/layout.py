@@ -233,7 +233,8 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     An identity read confidently on two separate cards is a misread (or clutter: a card back's
     artwork, a patterned table). When keeping one of the reads and leaving out the others gives
     exactly one table whose every hand is complete and laid out, that read is the card and the
-    others are reported as ignored; otherwise the duplicate blocks scoring (``_resolve_duplicates``)."""
+    others are reported as ignored (so too when several choices work and give every hand the same rows);
+    otherwise the duplicate blocks scoring (``_resolve_duplicates``)."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
     by_card = _reads_by_identity(list(detections))
@@ -249,9 +250,10 @@ MAX_DUPLICATE_CHOICES = 16  # tables of which-read-is-the-card tried at most (mo
 
 def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[CardDetection],
                         config: LayoutConfig) -> TableLayout | None:
-    """The one table that keeping a single confident read per duplicated identity lays out without a
+    """The table that keeping a single confident read per duplicated identity lays out without a
     blocking problem, with the reads left out reported (not blocking); None when no identity is read
-    confidently twice, when too many choices, or when not exactly one choice works."""
+    confidently twice, when there are too many choices, or unless the choices that work (at least one)
+    all give every seat the same rows."""
     open_keys = [k for k, reads in by_card.items()
                  if len(reads) > 1 and sum(r.confidence >= config.min_confidence for r in reads) > 1]
     if not open_keys:
@@ -271,14 +273,23 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
                     x, y = other.center
                     problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
                                             message=f"{key} is seen twice; the read at ({x:.0f}, {y:.0f}) is ignored: "
-                                                    "with it left out every hand is complete, with it kept none is"))
+                                                    "without it every hand is complete and laid out"))
         cards = _one_read_each(trial, order, problems, config.min_confidence)
         result = _layout_cards(cards, problems, config)
         if not result.blocked:
             working.append(result)
-            if len(working) > 1:
-                return None
-    return working[0] if working else None
+    if not working or len({_hands_of(w) for w in working}) > 1:
+        return None
+    return working[0]
+
+
+def _hands_of(layout: TableLayout) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
+    """What a layout scores: each seat's rows (or its cards, when laid without rows), by identity."""
+    def cards(row: Sequence[CardDetection]) -> tuple[str, ...]:
+        return tuple(sorted(str(c.card) for c in row))
+
+    return tuple((s.seat, tuple(cards(r) for r in s.rows) if s.rows is not None else (cards(s.cards),))
+                 for s in layout.seats)
 
 
 def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: LayoutConfig) -> TableLayout:
