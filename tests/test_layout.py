@@ -393,3 +393,41 @@ def test_a_card_read_twice_in_its_own_row_scores_the_same_either_way() -> None:
     assert not result.blocked
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
     assert [p.card for p in result.problems if p.kind == "duplicate_card"] == ["9d"]
+
+
+def test_a_lone_card_apart_from_complete_hands_is_clutter_unless_unread_cards_lie_there() -> None:
+    # A card back's artwork reads as 2h, away from both players, whose hands are complete: clutter,
+    # noted and ignored. With the corners of unread cards lying apart from the hands too (a third
+    # player whose cards went unread but for that one), it may be that player's: it blocks.
+    dets = [*table(["bottom", "top"]), card_at(Card.parse("2h"), 950, 60, 0.0, confidence=0.99)]
+    result = layout_table(dets)
+    assert not result.blocked
+    [note] = [p for p in result.problems if p.kind == "unassigned_card"]
+    assert note.card == "2h" and "ignored" in note.message
+    unread = [(900.0 + 12 * k, 150.0, 915.0 + 12 * k, 175.0) for k in range(6)]
+    result = layout_table(dets, unread=unread)
+    assert result.blocked
+    assert any(p.kind == "unassigned_card" and p.card == "2h" and p.blocking for p in result.problems)
+    assert not layout_table(dets, unread=unread[:3]).blocked  # a few unread regions: clutter again
+
+
+def test_a_lone_card_beside_an_incomplete_hand_blocks() -> None:
+    dets = table(["bottom", "top"])
+    i = next(k for k, d in enumerate(dets) if str(d.card) == "Qc")
+    dets[i] = card_at(dets[i].card, 950, 60, 180.0)  # the top player's Qc lies far from their hand
+    result = layout_table(dets)
+    assert result.blocked
+    assert any(p.kind == "unassigned_card" and p.card == "Qc" and p.blocking for p in result.problems)
+    assert any(p.kind == "card_count" and p.seat == "top" for p in result.problems)
+
+
+def test_a_hand_left_unread_blocks_the_round() -> None:
+    # Two complete hands, and the corners of a third player's 13 cards found but none read: scored as
+    # a round of two, the third player's result would be lost. Scattered unread regions do not block.
+    dets = table(["bottom", "top"])
+    hand = [(800.0 + 14 * k, 450.0 + 20 * (k % 3), 815.0 + 14 * k, 475.0 + 20 * (k % 3)) for k in range(13)]
+    result = layout_table(dets, unread=hand)
+    assert result.blocked
+    assert [p.kind for p in result.problems if p.blocking] == ["unread_cards"]
+    scattered = [(60.0 + 300 * k, 40.0 + 70 * k, 75.0 + 300 * k, 65.0 + 70 * k) for k in range(4)]
+    assert not layout_table(dets, unread=scattered).blocked

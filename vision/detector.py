@@ -31,9 +31,9 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
-from .join import READ_FLOOR, IndexHit, join_indices
+from .join import READ_FLOOR, IndexHit, join_indices, overlap
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
-from .types import CardDetection, Detections
+from .types import Box, CardDetection, Detections
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DET_MODEL = "index_det.onnx"
@@ -241,7 +241,18 @@ class CardDetector:
         h, w = image.shape[:2]
         timing = {"index_detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "join": (t3 - t2) * 1e3,
                   "total": (t3 - t0) * 1e3}
-        return Detections(width=w, height=h, cards=tuple(cards), timing_ms=timing)
+        return Detections(width=w, height=h, cards=tuple(cards), timing_ms=timing, unread=unread_regions(boxes, cards))
+
+
+def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:
+    """The index regions found (``boxes``) that no card was read from: not overlapping any card's index boxes."""
+    read = [b for c in cards for b in c.index_boxes]
+    out: list[Box] = []
+    for b in boxes:
+        box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+        if all(overlap(box, r) <= 0.3 for r in read):
+            out.append(box)
+    return tuple(out)
 
 
 def _resize(image: npt.NDArray[np.uint8], f: float) -> npt.NDArray[np.uint8]:

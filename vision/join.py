@@ -103,7 +103,7 @@ def _centre(b: Box) -> Point:
     return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 
 
-def _overlap(a: Box, b: Box) -> float:
+def overlap(a: Box, b: Box) -> float:
     """Intersection over the smaller box's area."""
     iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
@@ -164,7 +164,7 @@ def pair_indices(hits: list[IndexHit], names: list[str]) -> list[CardRead]:
             if used[j]:
                 continue
             other = order[j]
-            if other.card == first.card and _overlap(first.box, other.box) >= 0.5:
+            if other.card == first.card and overlap(first.box, other.box) >= 0.5:
                 used[j] = True  # the same index found twice
                 continue
             if abs(((other.glyph_up - first.glyph_up) % 360) - 180) > 1:
@@ -198,7 +198,7 @@ def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRea
             out.append(read)
             continue
         for m in read.members:
-            if len(host.members) < 2 and all(_overlap(m.box, h.box) < 0.5 for h in host.members):
+            if len(host.members) < 2 and all(overlap(m.box, h.box) < 0.5 for h in host.members):
                 host.members.append(m)
         if len(host.members) == 2:
             host.probs, _card = _reading(host.members, names)
@@ -304,7 +304,7 @@ def weighed_by_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
 
 def _apart_from(read: CardRead, cards: list[CardRead]) -> bool:
     """No index of ``read`` is one already read (the same region found at another turn or scale)."""
-    return all(_overlap(m.box, k.box) <= 0.3 for m in read.members for c in cards for k in c.members)
+    return all(overlap(m.box, k.box) <= 0.3 for m in read.members for c in cards for k in c.members)
 
 
 def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = READ_FLOOR) -> list[CardDetection]:
@@ -320,4 +320,4 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
 
 
 __all__ = ["ALT_FLOOR", "ELIMINATION_FLOOR", "READ_FLOOR", "CardRead", "IndexHit", "by_elimination", "join_indices",
-           "one_deck", "pair_indices", "weighed_by_deck"]
+           "one_deck", "overlap", "pair_indices", "weighed_by_deck"]

@@ -22,7 +22,7 @@ import numpy as np
 
 from referee.cards import HAND_SIZE
 from vision.tiles import outline_from_index
-from vision.types import MIN_CONFIDENCE, CardDetection, Problem, SeatLayout, TableLayout
+from vision.types import MIN_CONFIDENCE, Box, CardDetection, Point, Problem, SeatLayout, TableLayout
 
 ROW_SIZES = (3, 5, 5)
 ANGLE_GAP_DEG = 30.0       # facing directions further apart than this belong to different players
@@ -227,29 +227,31 @@ def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetect
     return rows[head_at], rows[middle_at], rows[tail_at]
 
 
-def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | None = None) -> TableLayout:
+def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | None = None,
+                 unread: Sequence[Box] = ()) -> TableLayout:
     """Group ``detections`` into seats and rows; report every problem found.
 
     An identity read confidently on two separate cards is a misread (or clutter: a card back's
     artwork, a patterned table). When keeping one of the reads and leaving out the others gives
     exactly one table whose every hand is complete and laid out, that read is the card and the
     others are reported as ignored (so too when several choices work and give every hand the same rows);
-    otherwise the duplicate blocks scoring (``_resolve_duplicates``)."""
+    otherwise the duplicate blocks scoring (``_resolve_duplicates``). ``unread``: the index regions the
+    detector found and read no card from (see ``_clutter_note``)."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
     by_card = _reads_by_identity(list(detections))
-    resolved = _resolve_duplicates(by_card, list(detections), config)
+    resolved = _resolve_duplicates(by_card, list(detections), config, unread)
     if resolved is not None:
         return resolved
     cards = _one_read_each(by_card, list(detections), problems, config.min_confidence)
-    return _layout_cards(cards, problems, config)
+    return _layout_cards(cards, problems, config, unread)
 
 
 MAX_DUPLICATE_CHOICES = 16  # tables of which-read-is-the-card tried at most (more: the duplicates block)
 
 
 def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[CardDetection],
-                        config: LayoutConfig) -> TableLayout | None:
+                        config: LayoutConfig, unread: Sequence[Box]) -> TableLayout | None:
     """The table that keeping a single confident read per duplicated identity lays out without a
     blocking problem, with the reads left out reported (not blocking); None when no identity is read
     confidently twice, when there are too many choices, or unless the choices that work (at least one)
@@ -275,7 +277,7 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
                                             message=f"{key} is seen twice; the read at ({x:.0f}, {y:.0f}) is ignored: "
                                                     "without it every hand is complete and laid out"))
         cards = _one_read_each(trial, order, problems, config.min_confidence)
-        result = _layout_cards(cards, problems, config)
+        result = _layout_cards(cards, problems, config, unread)
         if not result.blocked:
             working.append(result)
     if not working or len({_hands_of(w) for w in working}) > 1:
@@ -292,7 +294,8 @@ def _hands_of(layout: TableLayout) -> tuple[tuple[str, tuple[tuple[str, ...], ..
                  for s in layout.seats)
 
 
-def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: LayoutConfig) -> TableLayout:
+def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: LayoutConfig,
+                  unread: Sequence[Box]) -> TableLayout:
     """Seats, rows and problems for cards read once each."""
     cards = _orient_either_way(cards)
     groups = _give_back_misturned(_face_the_table(_seat_groups(cards)))
@@ -312,17 +315,64 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
                 problems.append(Problem(kind="low_confidence", seat=seat_name, card=str(c.card),
                                         message=f"{seat_name}: {c.card} was read with low confidence "
                                                 f"({c.confidence:.2f}): check it"))
+    if not 2 <= len(seats) <= 4:
+        problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
+    apart = _unread_apart(seats, unread)
+    if (hidden := _unread_hand(seats, apart)) is not None:
+        problems.append(hidden)
+    clutter = _clutter_note(unassigned, problems, apart)
     for c in unassigned:
         # A weak read away from every player is clutter; if it was one of their cards, that
         # player is a card short, which is reported there.
         weak = c.confidence < config.min_confidence
-        problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not weak,
-                                message=f"{c.card} lies apart from every player's cards"
-                                        + (f" (ignored: read with confidence {c.confidence:.2f})" if weak else "")))
-    if not 2 <= len(seats) <= 4:
-        problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
+        note = f" (ignored: read with confidence {c.confidence:.2f})" if weak else clutter
+        problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not note,
+                                message=f"{c.card} lies apart from every player's cards{note}"))
     seats.sort(key=lambda s: ("bottom", "right", "top", "left").index(s.seat.split("-")[0]))
     return TableLayout(seats=tuple(seats), unassigned=tuple(unassigned), problems=tuple(problems))
+
+
+MAX_CLUTTER = 3  # confident cards apart from every hand that can be clutter (4 together would make a seat)
+ON_A_CARD = 0.75  # an index region this near a card's centre (in card heights) lies on that card
+UNREAD_HAND_CLUSTER = 10  # so many unread regions together apart from the hands may be a player's unread cards
+#   (validation photo tables: the tables settled right show at most 8 together, a hand left unread 12-20)
+HAND_REACH = 1.5  # "together": within this many card heights of one of them
+UNREAD_HAND = 4  # index regions read as no card, apart from every hand, from which on a hand may lie unread there
+
+
+def _unread_apart(seats: list[SeatLayout], unread: Sequence[Box]) -> list[Point]:
+    """The centres of the index regions read as no card that lie on no player's card."""
+    held = [c for s in seats for c in s.cards]
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in unread]
+    return [p for p in centres if all(math.dist(p, c.center) >= ON_A_CARD * _card_size(c) for c in held)]
+
+
+def _unread_hand(seats: list[SeatLayout], apart: list[Point]) -> Problem | None:
+    """A problem when at least ``UNREAD_HAND_CLUSTER`` of the unread regions ``apart`` from the hands lie
+    within ``HAND_REACH`` card heights of one of them: a player's cards there may be unread, and the
+    round is not scored without them."""
+    held = [c for s in seats for c in s.cards]
+    if len(apart) < UNREAD_HAND_CLUSTER or not held:
+        return None
+    reach = HAND_REACH * float(np.median([_card_size(c) for c in held]))
+    densest = max(sum(math.dist(p, q) < reach for q in apart) for p in apart)
+    if densest < UNREAD_HAND_CLUSTER:
+        return None
+    return Problem(kind="unread_cards", message=f"{densest} card corners lie together apart from every player's "
+                                                "cards and could not be read: a player's cards may be there")
+
+
+def _clutter_note(unassigned: list[CardDetection], problems: list[Problem], apart: list[Point]) -> str:
+    """Why the cards read confidently apart from every hand are clutter (a card back's artwork, a
+    patterned table), or "" when they may be a player's: they are when the seats found are a round
+    (2 to 4) and every hand is complete and laid out (nothing blocks), at most ``MAX_CLUTTER`` of them,
+    and fewer than ``UNREAD_HAND`` index regions read as no card lie apart from the hands (``apart``:
+    a player whose cards went unread but for these would leave most of their 13 indices there)."""
+    if not unassigned or len(unassigned) > MAX_CLUTTER or any(p.blocking for p in problems):
+        return ""
+    if len(apart) >= UNREAD_HAND:
+        return ""
+    return " (ignored: every player's hand is complete without it, and no unread cards lie apart from the hands)"
 
 
 SAME_CARD = 0.6  # two reads of one identity whose outlines' centres are this close (in card heights) are one card

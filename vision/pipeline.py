@@ -89,7 +89,7 @@ def read_photo(
     detections = detect(image)
     timing["detect"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
-    layout = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence))
+    layout = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence), detections.unread)
     seat_rows, layout = _playable_rows(layout, rules)
     round_, problems = _round_for(layout, seat_rows, rules, banker, force)
     layout = replace(layout, problems=layout.problems + tuple(problems))

@@ -76,6 +76,9 @@ class Detections:
     height: int
     cards: tuple[CardDetection, ...]
     timing_ms: dict[str, float] = field(default_factory=dict)
+    # corner-index regions the detector found that no card was read from (unreadable, or clutter);
+    # the layout counts them before it calls a lone card clutter (not part of the JSON)
+    unread: tuple[Box, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,7 +90,7 @@ class Detections:
 
 ProblemKind = Literal[
     "duplicate_card", "card_count", "row_size", "low_confidence", "unassigned_card", "no_rows", "player_count",
-    "banker", "invalid_round",
+    "banker", "invalid_round", "unread_cards",
 ]
 
 
