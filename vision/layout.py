@@ -236,7 +236,7 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     exactly one table whose every hand is complete and laid out, that read is the card and the
     others are reported as ignored (so too when several choices work and give every hand the same rows);
     otherwise the duplicate blocks scoring (``_resolve_duplicates``). ``unread``: the index regions the
-    detector found and read no card from (see ``_clutter_note``)."""
+    detector found and read no card from (see ``_unread_hand``)."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
     by_card = _reads_by_identity(list(detections))
@@ -317,27 +317,25 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
                                                 f"({c.confidence:.2f}): check it"))
     if not 2 <= len(seats) <= 4:
         problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
-    apart = _unread_apart(seats, unread)
-    if (hidden := _unread_hand(seats, apart)) is not None:
+    if (hidden := _unread_hand(seats, _unread_apart(seats, unread))) is not None:
         problems.append(hidden)
-    clutter = _clutter_note(unassigned, problems, apart)
     for c in unassigned:
         # A weak read away from every player is clutter; if it was one of their cards, that
-        # player is a card short, which is reported there.
+        # player is a card short, which is reported there. A confident one blocks: it may be the one
+        # card read of a player whose other cards were not even found as corners (measured on a test
+        # table: a fourth hand of which two cards were read, and no unread corners to show for the rest).
         weak = c.confidence < config.min_confidence
-        note = f" (ignored: read with confidence {c.confidence:.2f})" if weak else clutter
-        problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not note,
-                                message=f"{c.card} lies apart from every player's cards{note}"))
+        problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not weak,
+                                message=f"{c.card} lies apart from every player's cards"
+                                        + (f" (ignored: read with confidence {c.confidence:.2f})" if weak else "")))
     seats.sort(key=lambda s: ("bottom", "right", "top", "left").index(s.seat.split("-")[0]))
     return TableLayout(seats=tuple(seats), unassigned=tuple(unassigned), problems=tuple(problems))
 
 
-MAX_CLUTTER = 3  # confident cards apart from every hand that can be clutter (4 together would make a seat)
 ON_A_CARD = 0.75  # an index region this near a card's centre (in card heights) lies on that card
 UNREAD_HAND_CLUSTER = 10  # so many unread regions together apart from the hands may be a player's unread cards
 #   (validation photo tables: the tables settled right show at most 8 together, a hand left unread 12-20)
 HAND_REACH = 1.5  # "together": within this many card heights of one of them
-UNREAD_HAND = 4  # index regions read as no card, apart from every hand, from which on a hand may lie unread there
 
 
 def _unread_apart(seats: list[SeatLayout], unread: Sequence[Box]) -> list[Point]:
@@ -360,19 +358,6 @@ def _unread_hand(seats: list[SeatLayout], apart: list[Point]) -> Problem | None:
         return None
     return Problem(kind="unread_cards", message=f"{densest} card corners lie together apart from every player's "
                                                 "cards and could not be read: a player's cards may be there")
-
-
-def _clutter_note(unassigned: list[CardDetection], problems: list[Problem], apart: list[Point]) -> str:
-    """Why the cards read confidently apart from every hand are clutter (a card back's artwork, a
-    patterned table), or "" when they may be a player's: they are when the seats found are a round
-    (2 to 4) and every hand is complete and laid out (nothing blocks), at most ``MAX_CLUTTER`` of them,
-    and fewer than ``UNREAD_HAND`` index regions read as no card lie apart from the hands (``apart``:
-    a player whose cards went unread but for these would leave most of their 13 indices there)."""
-    if not unassigned or len(unassigned) > MAX_CLUTTER or any(p.blocking for p in problems):
-        return ""
-    if len(apart) >= UNREAD_HAND:
-        return ""
-    return " (ignored: every player's hand is complete without it, and no unread cards lie apart from the hands)"
 
 
 SAME_CARD = 0.6  # two reads of one identity whose outlines' centres are this close (in card heights) are one card
