@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -239,11 +239,12 @@ def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | Non
     detector found and read no card from (see ``_unread_hand``)."""
     config = config or LayoutConfig()
     problems: list[Problem] = []
-    by_card = _reads_by_identity(list(detections))
-    resolved = _resolve_duplicates(by_card, list(detections), config, unread)
+    order = list(detections)
+    by_card = _reads_by_identity(order)
+    resolved = _resolve_duplicates(by_card, order, config, unread)
     if resolved is not None:
         return resolved
-    cards = _one_read_each(by_card, list(detections), problems, config.min_confidence)
+    cards = _one_read_each(by_card, order, problems, config.min_confidence)
     return _layout_cards(cards, problems, config, unread)
 
 
@@ -317,7 +318,8 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
                                                 f"({c.confidence:.2f}): check it"))
     if not 2 <= len(seats) <= 4:
         problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
-    if (hidden := _unread_hand(seats, _unread_apart(seats, unread))) is not None:
+    held = [c for s in seats for c in s.cards]
+    if (hidden := _unread_hand(held, _unread_apart(held, unread))) is not None:
         problems.append(hidden)
     for c in unassigned:
         # A weak read away from every player is clutter; if it was one of their cards, that
@@ -338,18 +340,16 @@ UNREAD_HAND_CLUSTER = 10  # so many unread regions together apart from the hands
 HAND_REACH = 1.5  # "together": within this many card heights of one of them
 
 
-def _unread_apart(seats: list[SeatLayout], unread: Sequence[Box]) -> list[Point]:
-    """The centres of the index regions read as no card that lie on no player's card."""
-    held = [c for s in seats for c in s.cards]
+def _unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
+    """The centres of the index regions read as no card that lie on none of the players' cards ``held``."""
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in unread]
     return [p for p in centres if all(math.dist(p, c.center) >= ON_A_CARD * _card_size(c) for c in held)]
 
 
-def _unread_hand(seats: list[SeatLayout], apart: list[Point]) -> Problem | None:
-    """A problem when at least ``UNREAD_HAND_CLUSTER`` of the unread regions ``apart`` from the hands lie
-    within ``HAND_REACH`` card heights of one of them: a player's cards there may be unread, and the
-    round is not scored without them."""
-    held = [c for s in seats for c in s.cards]
+def _unread_hand(held: list[CardDetection], apart: list[Point]) -> Problem | None:
+    """A problem when at least ``UNREAD_HAND_CLUSTER`` of the unread regions ``apart`` from the players'
+    cards ``held`` lie within ``HAND_REACH`` card heights of one of them: a player's cards there may be
+    unread, and the round is not scored without them."""
     if len(apart) < UNREAD_HAND_CLUSTER or not held:
         return None
     reach = HAND_REACH * float(np.median([_card_size(c) for c in held]))
@@ -510,40 +510,41 @@ def _touching(a: list[CardDetection], b: list[CardDetection]) -> bool:
     return any(_linked(x, y) is not None for x in a for y in b)
 
 
-def _merge_turned_groups(groups: list[tuple[list[CardDetection], float]],
-                         ) -> list[tuple[list[CardDetection], float]]:
+Group = tuple[list[CardDetection], float]  # a seat's cards and their mean facing
+
+
+def _merge_into_larger(groups: list[Group], turn_apart: Callable[[float], bool],
+                       fit: Callable[[CardDetection], CardDetection]) -> list[Group]:
+    """Each group, smallest last, merged into a larger group it touches whose facing differs from
+    its own by a turn ``turn_apart`` accepts, when the two together hold no more than one hand (two
+    players' hands are too many cards to merge); merged cards pass through ``fit``."""
+    out: list[Group] = []
+    for group, up in sorted(groups, key=lambda g: -len(g[0])):
+        host = next((h for h in out if turn_apart(abs((h[1] - up + 180) % 360 - 180))
+                     and len(h[0]) + len(group) <= HAND_SIZE and _touching(group, h[0])), None)
+        if host is None:
+            out.append((list(group), up))
+        else:
+            host[0].extend(fit(c) for c in group)
+    return out
+
+
+def _merge_turned_groups(groups: list[Group]) -> list[Group]:
     """A corner index alone cannot tell top-left from bottom-right (the two look the same, turned
     half round), so cards read from their bottom-right corners (a row spread out, say) seem to
     face the other way and form a group of their own. A group facing opposite to a larger group
     it touches, the two together no more than one hand, is part of that player's cards: turned
     and merged. (Two players facing each other hold a hand each: too many cards to merge.)"""
-    out: list[tuple[list[CardDetection], float]] = []
-    for group, up in sorted(groups, key=lambda g: -len(g[0])):
-        host = next((h for h in out if abs((h[1] - up + 180) % 360 - 180) > 135
-                     and len(h[0]) + len(group) <= HAND_SIZE and _touching(group, h[0])), None)
-        if host is None:
-            out.append((list(group), up))
-        else:
-            host[0].extend(_turned(c) for c in group)
-    return out
+    return _merge_into_larger(groups, lambda turn: turn > 135, _turned)
 
 
-def _merge_fanned_groups(groups: list[tuple[list[CardDetection], float]],
-                         ) -> list[tuple[list[CardDetection], float]]:
+def _merge_fanned_groups(groups: list[Group]) -> list[Group]:
     """A hand laid in a fan or an arc (13 cards in a free shape) turns through a quarter turn or
     more, and its cards' facings split it into groups a quarter turn apart. A group a quarter turn
     from a larger group it touches, the two together no more than one hand, is part of that
     player's cards: merged, facing the larger group's way. (Two players at right angles hold a
     hand each: too many cards to merge.)"""
-    out: list[tuple[list[CardDetection], float]] = []
-    for group, up in sorted(groups, key=lambda g: -len(g[0])):
-        host = next((h for h in out if 45 < abs((h[1] - up + 180) % 360 - 180) <= 135
-                     and len(h[0]) + len(group) <= HAND_SIZE and _touching(group, h[0])), None)
-        if host is None:
-            out.append((list(group), up))
-        else:
-            host[0].extend(group)
-    return out
+    return _merge_into_larger(groups, lambda turn: 45 < turn <= 135, lambda card: card)
 
 
 def _seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], float]]:

@@ -77,7 +77,7 @@ class Detections:
     cards: tuple[CardDetection, ...]
     timing_ms: dict[str, float] = field(default_factory=dict)
     # corner-index regions the detector found that no card was read from (unreadable, or clutter);
-    # the layout counts them before it calls a lone card clutter (not part of the JSON)
+    # many together apart from every hand may be a player's unread cards (vision.layout; not in the JSON)
     unread: tuple[Box, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
