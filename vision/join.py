@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
-from .tiles import outline_from_index
+from .tiles import BG_CLASS, outline_from_index
 from .types import Box, CardDetection, Point
 
 F32 = npt.NDArray[np.float32]
@@ -55,6 +55,7 @@ AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the
 ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
 READ_FLOOR = 0.55    # an index read at least this probable is a card on its own evidence (the detector's
 #                      cls_conf, chosen on validation-family scenes)
+MAX_ALTERNATIVES = 16  # the likeliest identities a card keeps as read (CardDetection.alternatives)
 ELIMINATION_FLOOR = 0.98  # a weaker index becomes a card when one unclaimed identity is this probable:
 #   on validation-family photo tables 0.85-0.98 settled the same tables right (64 of 120, 0 wrong); the
 #   surest won (of the reads it adds there, 15 right, 1 wrong, 2 on no card; at 0.85: 47 / 10 / 3)
@@ -231,7 +232,23 @@ def one_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
     return reads
 
 
-def to_detection(read: CardRead, names: list[str]) -> CardDetection:
+def _alternatives(probs: F32 | None, names: list[str]) -> tuple[tuple[Card, float], ...]:
+    """The likeliest identities of a reading (at most ``MAX_ALTERNATIVES``, the reject class left out)."""
+    if probs is None:
+        return ()
+    out: list[tuple[Card, float]] = []
+    for i in np.argsort(-probs)[:MAX_ALTERNATIVES + 1]:
+        name, p = names[int(i)], float(probs[i])
+        if p <= 0 or len(out) == MAX_ALTERNATIVES:
+            break
+        if name != BG_CLASS:
+            out.append((Card.parse(name), p))
+    return tuple(out)
+
+
+def to_detection(read: CardRead, names: list[str], read_as: F32 | None = None) -> CardDetection:
+    """The card ``read`` describes; ``read_as``: its probabilities before the deck was weighed in
+    (default: its current ones), kept as the card's ``alternatives``."""
     first = read.members[0]
     outline = outline_from_index(first.box, first.glyph_up)
     either = len(read.members) == 2 and (read.members[1].glyph_up - first.glyph_up) % 360 == 180
@@ -244,7 +261,8 @@ def to_detection(read: CardRead, names: list[str]) -> CardDetection:
     box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
     return CardDetection(card=Card.parse(read.card), confidence=read.confidence(names), box=box, index_boxes=ib,
                          outline=(outline[0], outline[1], outline[2], outline[3]), up=first.glyph_up,
-                         up_either_way=either)
+                         up_either_way=either,
+                         alternatives=_alternatives(read.probs if read_as is None else read_as, names))
 
 
 def _given_the_deck(read: CardRead, taken: set[str], names: list[str]) -> F64 | None:
@@ -312,9 +330,10 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
     probable make the cards; weaker ones only by elimination (``by_elimination``)."""
     reads = one_deck(pair_indices([h for h in hits if h.cls_prob >= read_floor], names), names)
     weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names) if _apart_from(r, reads)]
+    read_as = {id(r): r.probs for r in reads + weak}
     reads += by_elimination(weak, reads, names)
     reads = weighed_by_deck(reads, names)
-    cards = [to_detection(r, names) for r in reads]
+    cards = [to_detection(r, names, read_as[id(r)]) for r in reads]
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
 

@@ -26,6 +26,7 @@ from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
+from vision.unsure import Unsure, as_notes, settle_whichever
 
 BGRImage = npt.NDArray[np.uint8]
 Detector = Callable[[BGRImage], Detections]
@@ -89,15 +90,43 @@ def read_photo(
     detections = detect(image)
     timing["detect"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
-    layout = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence), detections.unread)
-    seat_rows, layout = _playable_rows(layout, rules)
+    laid = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence), detections.unread)
+    seat_rows, layout = _playable_rows(laid, rules)
     round_, problems = _round_for(layout, seat_rows, rules, banker, force)
+    if round_ is None and not force and _only_unsure(layout, problems):
+        found = _whichever_unsure(laid, rules, banker, min_confidence)
+        if found is not None:
+            (seat_rows, round_), unsure = found
+            layout = replace(layout, problems=as_notes(layout.problems, unsure))
     layout = replace(layout, problems=layout.problems + tuple(problems))
     settlement = settle(round_, rules) if round_ is not None else None
     timing["layout_and_score"] = (time.perf_counter() - start) * 1e3
     timing["total"] = sum(timing.values())
     return PhotoReading(image=image, detections=detections, layout=layout, seat_rows=seat_rows, round=round_,
                         settlement=settlement, timing_ms=timing)
+
+
+def _only_unsure(layout: TableLayout, problems: list[Problem]) -> bool:
+    """Nothing but cards read with low confidence blocks the round."""
+    blocking = [p for p in layout.problems if p.blocking] + [p for p in problems if p.blocking]
+    return bool(blocking) and all(p.kind == "low_confidence" for p in blocking)
+
+
+def _whichever_unsure(laid: TableLayout, rules: Ruleset, banker: str | None, min_confidence: float
+                      ) -> tuple[tuple[dict[str, Rows], Round], list[Unsure]] | None:
+    """The round as read when every plausible reading of the unsure cards settles it alike (``vision.unsure``)."""
+    def score(layout: TableLayout) -> tuple[dict[str, Rows], Round, Settlement] | None:
+        seat_rows, checked = _playable_rows(layout, rules)
+        round_, problems = _round_for(checked, seat_rows, rules, banker, force=False)
+        if round_ is None or any(p.blocking for p in problems):
+            return None
+        return seat_rows, round_, settle(round_, rules)
+
+    found = settle_whichever(laid, min_confidence, score, lambda scored: scored[2])
+    if found is None:
+        return None
+    (seat_rows, round_, _settlement), unsure = found
+    return (seat_rows, round_), unsure
 
 
 def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows], TableLayout]:

@@ -328,9 +328,43 @@ def _load_crops(roots: list[Path], names: list[str]) -> tuple[Any, Any]:
     return torch.from_numpy(np.ascontiguousarray(np.stack(xs))), torch.tensor(ys)
 
 
-def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_min: float = 0.35) -> Any:
+def _motion_kernel(length: float, angle: float) -> Any:
+    """A normalised line kernel (odd side) of ``length`` pixels at ``angle`` radians: a camera's shake."""
+    import torch
+
+    side = math.ceil(length) | 1
+    c = (side - 1) / 2
+    yy, xx = torch.meshgrid(torch.arange(side, dtype=torch.float32) - c, torch.arange(side, dtype=torch.float32) - c,
+                            indexing="ij")
+    along = xx * math.cos(angle) + yy * math.sin(angle)
+    across = -xx * math.sin(angle) + yy * math.cos(angle)
+    k = (1 - across.abs()).clamp(min=0) * (along.abs() <= length / 2)
+    return k / k.sum()
+
+
+def _motion_blur(x: Any, gen: Any, share: float) -> Any:
+    """A share of the batch streaked like a shaken photo: 3-14 px at 64 px (the generator's motion blur
+    of 3-11 px at 1,600 px, on indices of 15-35 px), a few directions per batch."""
+    import torch
+    import torch.nn.functional as F
+
+    chosen = torch.nonzero(torch.rand(x.shape[0], generator=gen) < share).flatten()
+    for part in chosen.chunk(4):
+        if len(part) == 0:
+            continue
+        length = float(3 + 11 * torch.rand(1, generator=gen))
+        k = _motion_kernel(length, float(math.pi * torch.rand(1, generator=gen)))
+        weight = k[None, None].expand(x.shape[1], 1, -1, -1)
+        pad = k.shape[-1] // 2
+        x[part] = F.conv2d(F.pad(x[part], (pad, pad, pad, pad), mode="replicate"), weight, groups=x.shape[1])
+    return x
+
+
+def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_min: float = 0.35,
+             motion_p: float = 0.0) -> Any:
     """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``), blur (a share
-    ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and back), colour, noise."""
+    ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and back), motion blur (a share
+    ``motion_p``), colour, noise."""
     import torch
     import torch.nn.functional as F
 
@@ -347,6 +381,8 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
         f = float(blur_min + 0.4 * torch.rand(1, generator=gen))
         small = F.interpolate(x[blur], scale_factor=f, mode="bilinear", align_corners=False)
         x[blur] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
+    if motion_p > 0:
+        x = _motion_blur(x, gen, motion_p)
     gain = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.3          # white balance
     contrast = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.8
     bright = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.4
@@ -362,7 +398,8 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
 
 def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
                      batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
-                     blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None) -> Path:
+                     blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
+                     motion_p: float = 0.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -412,7 +449,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             for g in opt.param_groups:  # linear warm-up over 3% then cosine
                 g["lr"] = lr * min(1.0, done / 0.03 + 0.02) * (0.5 * (1 + math.cos(math.pi * min(done, 1.0))) + 0.02)
             idx = perm[step * batch:(step + 1) * batch]
-            x = _augment(xtr[idx].float() / 255.0, gen, max_deg, blur_p, blur_min)
+            x = _augment(xtr[idx].float() / 255.0, gen, max_deg, blur_p, blur_min, motion_p)
             y = ytr[idx]
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
@@ -545,6 +582,8 @@ class ClsPhase:
     foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
     small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
     fonts: FontScenes | None = None  # also crops of procedural font decks' scenes
+    more_fonts: tuple[FontScenes, ...] = ()  # and of these further font-deck scene sets
+    motion_p: float = 0.0  # share of each batch streaked by motion blur
     v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
     exports_as: str = "index_cls.onnx"  # or "index_cls2.onnx": the second reader (vision.detector)
 
@@ -600,6 +639,11 @@ CLS_PHASES = {
     "cls11": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),
                       exports_as="index_cls2.onnx"),
+    # cls9 continued on both font-deck crop sets (cls9's and cls11's) with a quarter of each batch streaked by
+    # motion blur: a shaken photo's indices, which no earlier phase saw except where a scene had them
+    "cls12": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts2", "font_scenes2"),
+                      more_fonts=(FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),), motion_p=0.25),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -611,6 +655,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls9": (0.75, 5),
     "cls10": (0.8, 4),
     "cls11": (0.75, 4),
+    "cls12": (0.85, 3),
 }
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
@@ -721,13 +766,17 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     if phase.fonts is not None and (n_scenes := font_scene_count(phase, args)):
         fonts = ensure_font_scenes(args, work, n_scenes, phase.fonts.scenes, phase.fonts.seed_offset)
         _add_crops(more, fonts, work / phase.fonts.crops, seed + 3, n_scenes)
+    for extra in phase.more_fonts:
+        if n_extra := int(getattr(args, extra.count)):
+            scenes_extra = ensure_font_scenes(args, work, n_extra, extra.scenes, extra.seed_offset)
+            _add_crops(more, scenes_extra, work / extra.crops, seed + 3, n_extra)
     if phase.v2 and args.v2_scenes:
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
-                            blur_p=phase.blur_p, blur_min=phase.blur_min, more=more)
+                            blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p)
     export_classifier(best, args.models, phase.exports_as)
 
 

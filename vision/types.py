@@ -38,6 +38,9 @@ class CardDetection:
     showed both corner indices (they face opposite ways), so ``up + 180`` fits it as well
     (a card looks the same turned half round; the player's other cards settle it).
     ``confidence`` is how probable the identity is, given the other cards on the table.
+    ``alternatives``: the reader's probabilities as read, before the other cards were weighed in
+    (the likeliest identities, most probable first; empty when unknown), for judging whether an
+    unsure card's identity matters (``vision.unsure``). Not part of the JSON.
     """
 
     card: Card
@@ -47,6 +50,7 @@ class CardDetection:
     outline: tuple[Point, Point, Point, Point] | None = None
     up: float | None = None
     up_either_way: bool = False
+    alternatives: tuple[tuple[Card, float], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def center(self) -> Point:
