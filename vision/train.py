@@ -28,7 +28,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    at 800-1,400 px, ``<work>/scenes_small``: small indices drawn small) on request; ``det7`` and
    ``cls10`` (``det6`` / ``cls9`` plus 3,000 train-family scenes framed as the generator frames
    tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) and ``cls11`` (``cls9``
-   plus 3,000 scenes of 300 new font decks, ``<work>/scenes_fonts3``) on request too.
+   plus 3,000 scenes of 300 new font decks, ``<work>/scenes_fonts3``) on request too, and ``cls12``
+   (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped).
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls11``:
    ``models/index_cls2.onnx``, the second reader asked where the first is unsure).
@@ -641,6 +642,7 @@ CLS_PHASES = {
                       exports_as="index_cls2.onnx"),
     # cls9 continued on both font-deck crop sets (cls9's and cls11's) with a quarter of each batch streaked by
     # motion blur: a shaken photo's indices, which no earlier phase saw except where a scene had them
+    # (on request only: worse than cls9 on the validation tables after 1 and 2 epochs; see the model card)
     "cls12": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts2", "font_scenes2"),
                       more_fonts=(FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),), motion_p=0.25),
@@ -866,8 +868,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9,cls11",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9 (its later "
                          "phases), det (index finder), det2, det4, det6 (its fine-tuning phases); det3 (turned tiles), "
-                         "det5, cls6 (with the foreign-letter decks' number cards) and cls7 (with small scenes) on "
-                         "request")
+                         "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
+                         "cls10 and cls12 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
