@@ -424,3 +424,29 @@ def test_a_hand_left_unread_blocks_the_round() -> None:
     assert [p.kind for p in result.problems if p.blocking] == ["unread_cards"]
     scattered = [(60.0 + 300 * k, 40.0 + 70 * k, 75.0 + 300 * k, 65.0 + 70 * k) for k in range(4)]
     assert not layout_table(dets, unread=scattered).blocked
+
+
+def _read_from_a_far_corner(cards: list[CardDetection], names: set[str]) -> tuple[list[CardDetection], dict]:
+    """Each card one index box; the ``names`` read facing the other way (the layout turned them)."""
+    out, read_up = [], {}
+    for c in cards:
+        box = (c.box[0], c.box[1], c.box[0] + 10, c.box[1] + 15)
+        out.append(replace(c, index_boxes=(box,)))
+        read_up[box] = (c.up + 180) % 360 if str(c.card) in names else c.up
+    return out, read_up
+
+
+def test_cards_turned_by_the_layout_need_the_other_cards_to_agree_on_their_row() -> None:
+    from vision.layout import _split_rows, _turned_unclear
+
+    bottom = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])
+    # two tail cards read from their far corners: without them the rows are 3 + 5 + 3, and the two could
+    # complete the head's end as well as the tail's, so where they were estimated to lie decides alone
+    cards, read_up = _read_from_a_far_corner(bottom, {"4c", "4d"})
+    bands = _split_rows(cards, 0.0)
+    assert bands is not None
+    unclear = _turned_unclear(read_up, cards, 0.0, bands)
+    assert unclear is not None and str(unclear.card) in {"4c", "4d"}
+    # one such card: the others show its row (3 + 5 + 4 can only become 3 + 5 + 5 one way)
+    cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
+    assert _turned_unclear(read_up, cards, 0.0, _split_rows(cards, 0.0)) is None  # type: ignore[arg-type]

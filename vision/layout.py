@@ -298,6 +298,7 @@ def _hands_of(layout: TableLayout) -> tuple[tuple[str, tuple[tuple[str, ...], ..
 def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: LayoutConfig,
                   unread: Sequence[Box]) -> TableLayout:
     """Seats, rows and problems for cards read once each."""
+    read_up = {c.index_boxes[0]: c.up for c in cards if len(c.index_boxes) == 1}
     cards = _orient_either_way(cards)
     groups = _give_back_misturned(_face_the_table(_seat_groups(cards)))
     seats: list[SeatLayout] = []
@@ -310,7 +311,7 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
         name = _seat_name(up)
         names_used[name] += 1
         seat_name = name if names_used[name] == 1 else f"{name}-{names_used[name]}"
-        seats.append(_seat_layout(seat_name, group, up, problems))
+        seats.append(_seat_layout(seat_name, group, up, problems, read_up))
         for c in group:
             if c.confidence < config.min_confidence:
                 problems.append(Problem(kind="low_confidence", seat=seat_name, card=str(c.card),
@@ -621,13 +622,54 @@ def _faces(card: CardDetection, up: float) -> bool:
     return card.up is not None and abs((card.up - up + 180) % 360 - 180) <= 90
 
 
-def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem]) -> SeatLayout:
+MAX_TURNED = 4  # more one-corner cards turned than this in a seat: the seat was read from the far corners, alike
+
+
+def _turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection], up: float,
+                    bands: tuple[list[CardDetection], ...]) -> CardDetection | None:
+    """A card read from one index that the layout turned to its seat's facing (its bottom-right index,
+    or one read a quarter turn off) is anchored by an outline estimated from that index: on a turned
+    or fanned hand of small cards the estimate can be off by a card's width and land in the next row.
+    The other cards check it: split into rows on their own, when they can be completed to 3 + 5 + 5,
+    they must give the same rows as with the turned cards, and the places they leave short must be
+    filled one way only (the head at one end or the other). Otherwise the first turned card (the rows
+    are not clear), else None. A few such cards only: when most of a seat is read from the far
+    corners, their estimates err alike."""
+    turned = {id(g) for g in group
+              if len(g.index_boxes) == 1 and read_up.get(g.index_boxes[0]) not in (None, g.up)}
+    if not turned or len(turned) > MAX_TURNED:
+        return None
+    rest = [g for g in group if id(g) not in turned]
+    alone = _split_rows(rest, up)
+    if alone is None:
+        return None
+    sizes = [len(b) for b in alone]
+    fills = [tuple(t - n for t, n in zip(target, sizes, strict=True)) for target in ((3, 5, 5), (5, 5, 3))]
+    fills = [f for f in fills if min(f) >= 0 and sum(f) == len(turned)]
+    if not fills:
+        return None  # the other cards alone do not show rows that the turned ones complete
+    first = next(g for g in group if id(g) in turned)
+    kept = [{id(c) for c in band if id(c) not in turned} for band in bands]
+    if kept != [{id(c) for c in b} for b in alone] or len(fills) > 1:
+        return first
+    return None
+
+
+def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem],
+                 read_up: dict[Box, float | None] | None = None) -> SeatLayout:
+    """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
     group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
     if len(group) != HAND_SIZE:
         problems.append(Problem(kind="card_count", seat=seat,
                                 message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}"))
     bands = _split_rows(group, up)
     rows = _assign_rows(bands) if bands is not None else None
+    unclear = _turned_unclear(read_up or {}, group, up, bands) if bands is not None and rows is not None else None
+    if unclear is not None:
+        problems.append(Problem(kind="row_size", seat=seat, card=str(unclear.card),
+                                message=f"{seat}: the rows are not clear: {unclear.card} was read only from a "
+                                        "corner turned away from the seat, and the other cards do not show "
+                                        "which row it is in"))
     if rows is None:
         if len(group) == HAND_SIZE:
             problems.append(Problem(kind="no_rows", seat=seat, blocking=False,
