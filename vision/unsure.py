@@ -11,8 +11,8 @@ in the report as notes naming the identities tried. Otherwise they block, as bef
 
 The floor (``PLAUSIBLE``) was chosen on the validation-family photo tables: of the cards read below
 the confidence floor whose true identity no sure card holds, the truth was among the identities
-at least 0.002 probable all but once in 228, at 0.01 all but 9 times (the rest are slivers of
-index 6-8 px wide the reader is sure and wrong about).
+at least 0.002 probable all but once in 228, at 0.01 all but 9 times (there the reader was sure of
+other identities: slivers of index 6 px wide, and indices of 17-41 px read as another rank).
 """
 
 from __future__ import annotations
