@@ -53,7 +53,9 @@ def test_an_unsure_card_that_could_change_the_score_blocks() -> None:
     cards = unsure(table(["bottom", "top"]), "9d", ("9d", 0.7), ("6d", 0.2))
     reading = photo(cards)
     assert reading.settlement is None
-    assert any(p.kind == "low_confidence" and p.blocking and p.card == "9d" for p in reading.problems)
+    blocking = [p for p in reading.problems if p.kind == "low_confidence" and p.blocking]
+    assert len(blocking) == 1 and blocking[0].card == "9d"
+    assert blocking[0].message.endswith("check it (it may be 9d, 6d)")  # what to look for on the table
 
 
 def test_an_unsure_card_without_the_readers_probabilities_blocks() -> None:

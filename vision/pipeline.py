@@ -26,7 +26,7 @@ from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
-from vision.unsure import Unsure, as_notes, settle_whichever
+from vision.unsure import Unsure, as_notes, settle_whichever, unsure_cards, with_identities
 
 BGRImage = npt.NDArray[np.uint8]
 Detector = Callable[[BGRImage], Detections]
@@ -98,6 +98,8 @@ def read_photo(
         if found is not None:
             (seat_rows, round_), unsure = found
             layout = replace(layout, problems=as_notes(layout.problems, unsure))
+        else:
+            layout = replace(layout, problems=with_identities(layout.problems, unsure_cards(laid, min_confidence)))
     layout = replace(layout, problems=layout.problems + tuple(problems))
     settlement = settle(round_, rules) if round_ is not None else None
     timing["layout_and_score"] = (time.perf_counter() - start) * 1e3

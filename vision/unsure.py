@@ -139,6 +139,18 @@ def settle_whichever(layout: TableLayout, min_confidence: float, score: Callable
     return None if first is None else (first, unsure)
 
 
+def with_identities(problems: tuple[Problem, ...], unsure: list[Unsure] | None) -> tuple[Problem, ...]:
+    """The low-confidence problems that still block, each naming what its card may be (when more than one
+    identity is plausible): the user checks those identities on the table."""
+    tried = {str(u.card.card): u.identities for u in unsure or [] if len(u.identities) > 1}
+    out: list[Problem] = []
+    for p in problems:
+        if p.kind == "low_confidence" and p.blocking and p.card in tried:
+            p = replace(p, message=f"{p.message} (it may be {', '.join(str(c) for c in tried[p.card])})")
+        out.append(p)
+    return tuple(out)
+
+
 def as_notes(problems: tuple[Problem, ...], unsure: list[Unsure]) -> tuple[Problem, ...]:
     """The low-confidence problems of the unsure cards as notes that say the score does not depend on them."""
     tried = {(str(u.card.card)): u.identities for u in unsure}
@@ -152,4 +164,4 @@ def as_notes(problems: tuple[Problem, ...], unsure: list[Unsure]) -> tuple[Probl
 
 
 __all__ = ["MAX_READINGS", "PLAUSIBLE", "Unsure", "as_notes", "plausible_identities", "readings", "relabelled",
-           "settle_whichever", "unsure_cards"]
+           "settle_whichever", "unsure_cards", "with_identities"]
