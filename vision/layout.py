@@ -644,7 +644,9 @@ def _turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection]
     if alone is None:
         return None
     sizes = [len(b) for b in alone]
-    fills = [tuple(t - n for t, n in zip(target, sizes, strict=True)) for target in ((3, 5, 5), (5, 5, 3))]
+    # the head at either end (_assign_rows)
+    targets = (ROW_SIZES, ROW_SIZES[::-1])
+    fills = [tuple(t - n for t, n in zip(target, sizes, strict=True)) for target in targets]
     fills = [f for f in fills if min(f) >= 0 and sum(f) == len(turned)]
     if not fills:
         return None  # the other cards alone do not show rows that the turned ones complete
@@ -656,7 +658,7 @@ def _turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection]
 
 
 def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem],
-                 read_up: dict[Box, float | None] | None = None) -> SeatLayout:
+                 read_up: dict[Box, float | None]) -> SeatLayout:
     """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
     group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
     if len(group) != HAND_SIZE:
@@ -664,7 +666,7 @@ def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: lis
                                 message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}"))
     bands = _split_rows(group, up)
     rows = _assign_rows(bands) if bands is not None else None
-    unclear = _turned_unclear(read_up or {}, group, up, bands) if bands is not None and rows is not None else None
+    unclear = _turned_unclear(read_up, group, up, bands) if bands is not None and rows is not None else None
     if unclear is not None:
         problems.append(Problem(kind="row_size", seat=seat, card=str(unclear.card),
                                 message=f"{seat}: the rows are not clear: {unclear.card} was read only from a "

@@ -26,7 +26,7 @@ from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
-from vision.unsure import Unsure, as_notes, settle_whichever, unsure_cards, with_identities
+from vision.unsure import Unsure, settle_whichever, told, unsure_cards
 
 BGRImage = npt.NDArray[np.uint8]
 Detector = Callable[[BGRImage], Detections]
@@ -93,15 +93,14 @@ def read_photo(
     laid = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence), detections.unread)
     seat_rows, layout = _playable_rows(laid, rules)
     round_, problems = _round_for(layout, seat_rows, rules, banker, force)
-    if round_ is None and not force and _only_unsure(layout, problems):
-        found = _whichever_unsure(laid, rules, banker, min_confidence)
-        if found is not None:
-            (seat_rows, round_), unsure = found
-            layout = replace(layout, problems=as_notes(layout.problems, unsure))
-        else:
-            layout = replace(layout, problems=with_identities(layout.problems, unsure_cards(laid, min_confidence)))
-    layout = replace(layout, problems=layout.problems + tuple(problems))
     settlement = settle(round_, rules) if round_ is not None else None
+    if round_ is None and not force and _only_unsure(layout, problems):
+        unsure = unsure_cards(laid, min_confidence) or []
+        found = _whichever_unsure(laid, unsure, rules, banker)
+        if found is not None:
+            seat_rows, round_, settlement = found
+        layout = replace(layout, problems=told(layout.problems, unsure, settled=found is not None))
+    layout = replace(layout, problems=layout.problems + tuple(problems))
     timing["layout_and_score"] = (time.perf_counter() - start) * 1e3
     timing["total"] = sum(timing.values())
     return PhotoReading(image=image, detections=detections, layout=layout, seat_rows=seat_rows, round=round_,
@@ -114,9 +113,10 @@ def _only_unsure(layout: TableLayout, problems: list[Problem]) -> bool:
     return bool(blocking) and all(p.kind == "low_confidence" for p in blocking)
 
 
-def _whichever_unsure(laid: TableLayout, rules: Ruleset, banker: str | None, min_confidence: float
-                      ) -> tuple[tuple[dict[str, Rows], Round], list[Unsure]] | None:
-    """The round as read when every plausible reading of the unsure cards settles it alike (``vision.unsure``)."""
+def _whichever_unsure(laid: TableLayout, unsure: list[Unsure], rules: Ruleset, banker: str | None
+                      ) -> tuple[dict[str, Rows], Round, Settlement] | None:
+    """The round as read when every plausible reading of the ``unsure`` cards settles it alike
+    (``vision.unsure``)."""
     def score(layout: TableLayout) -> tuple[dict[str, Rows], Round, Settlement] | None:
         seat_rows, checked = _playable_rows(layout, rules)
         round_, problems = _round_for(checked, seat_rows, rules, banker, force=False)
@@ -124,11 +124,7 @@ def _whichever_unsure(laid: TableLayout, rules: Ruleset, banker: str | None, min
             return None
         return seat_rows, round_, settle(round_, rules)
 
-    found = settle_whichever(laid, min_confidence, score, lambda scored: scored[2])
-    if found is None:
-        return None
-    (seat_rows, round_, _settlement), unsure = found
-    return (seat_rows, round_), unsure
+    return settle_whichever(laid, unsure, score, lambda scored: scored[2])
 
 
 def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows], TableLayout]:

@@ -765,13 +765,10 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                    " (number cards and background)", ranks="23456789T")
     if phase.small and args.small_scenes:
         _add_crops(more, ensure_small_scenes(args, work), work / "crops_small", seed + 2, args.small_scenes)
-    if phase.fonts is not None and (n_scenes := font_scene_count(phase, args)):
-        fonts = ensure_font_scenes(args, work, n_scenes, phase.fonts.scenes, phase.fonts.seed_offset)
-        _add_crops(more, fonts, work / phase.fonts.crops, seed + 3, n_scenes)
-    for extra in phase.more_fonts:
-        if n_extra := int(getattr(args, extra.count)):
-            scenes_extra = ensure_font_scenes(args, work, n_extra, extra.scenes, extra.seed_offset)
-            _add_crops(more, scenes_extra, work / extra.crops, seed + 3, n_extra)
+    for fonts in (phase.fonts, *phase.more_fonts):
+        if fonts is not None and (n_scenes := int(getattr(args, fonts.count))):
+            font_scenes = ensure_font_scenes(args, work, n_scenes, fonts.scenes, fonts.seed_offset)
+            _add_crops(more, font_scenes, work / fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"

@@ -113,16 +113,13 @@ def _outcome(settlement: Settlement) -> Any:
     return data
 
 
-def settle_whichever(layout: TableLayout, min_confidence: float, score: Callable[[TableLayout], Scored | None],
-                     outcome: Callable[[Scored], Settlement]) -> tuple[Scored, list[Unsure]] | None:
-    """What every plausible reading of the unsure cards scores alike (the first reading's score, the
-    cards' own readings when they can all stand), with the unsure cards; None when the readings'
-    settlements differ, one of them cannot be scored, or there are too many to try. ``score`` scores a
-    layout whose cards are all sure (None when it cannot); ``outcome`` is the settlement of a score."""
-    unsure = unsure_cards(layout, min_confidence)
-    if not unsure:
-        return None
-    choices = readings(unsure)
+def settle_whichever(layout: TableLayout, unsure: list[Unsure], score: Callable[[TableLayout], Scored | None],
+                     outcome: Callable[[Scored], Settlement]) -> Scored | None:
+    """What every plausible reading of the ``unsure`` cards scores alike (the first reading's score, the
+    cards' own readings when they can all stand); None when the readings' settlements differ, one of
+    them cannot be scored, or there are too many to try. ``score`` scores a layout whose cards are all
+    sure (None when it cannot); ``outcome`` is the settlement of a score."""
+    choices = readings(unsure) if unsure else None
     if choices is None:
         return None
     sure = replace(layout, problems=tuple(p for p in layout.problems if p.kind != "low_confidence"))
@@ -136,32 +133,24 @@ def settle_whichever(layout: TableLayout, min_confidence: float, score: Callable
             first, said = scored, _outcome(outcome(scored))
         elif _outcome(outcome(scored)) != said:
             return None
-    return None if first is None else (first, unsure)
+    return first
 
 
-def with_identities(problems: tuple[Problem, ...], unsure: list[Unsure] | None) -> tuple[Problem, ...]:
-    """The low-confidence problems that still block, each naming what its card may be (when more than one
-    identity is plausible): the user checks those identities on the table."""
-    tried = {str(u.card.card): u.identities for u in unsure or [] if len(u.identities) > 1}
-    out: list[Problem] = []
-    for p in problems:
-        if p.kind == "low_confidence" and p.blocking and p.card in tried:
-            p = replace(p, message=f"{p.message} (it may be {', '.join(str(c) for c in tried[p.card])})")
-        out.append(p)
-    return tuple(out)
-
-
-def as_notes(problems: tuple[Problem, ...], unsure: list[Unsure]) -> tuple[Problem, ...]:
-    """The low-confidence problems of the unsure cards as notes that say the score does not depend on them."""
-    tried = {(str(u.card.card)): u.identities for u in unsure}
+def told(problems: tuple[Problem, ...], unsure: list[Unsure], settled: bool) -> tuple[Problem, ...]:
+    """The low-confidence problems of the ``unsure`` cards, saying what was tried. ``settled``: every
+    reading scored alike, so they become notes that the score does not depend on them; otherwise they
+    still block, each naming what its card may be (when more than one identity is plausible), for the
+    user to check on the table."""
+    tried = {str(u.card.card): u.identities for u in unsure if settled or len(u.identities) > 1}
     out: list[Problem] = []
     for p in problems:
         if p.kind == "low_confidence" and p.card in tried:
             names = ", ".join(str(c) for c in tried[p.card])
-            p = replace(p, blocking=False, message=f"{p.message}; the scores are the same whether it is {names}")
+            p = (replace(p, blocking=False, message=f"{p.message}; the scores are the same whether it is {names}")
+                 if settled else replace(p, message=f"{p.message} (it may be {names})"))
         out.append(p)
     return tuple(out)
 
 
-__all__ = ["MAX_READINGS", "PLAUSIBLE", "Unsure", "as_notes", "plausible_identities", "readings", "relabelled",
-           "settle_whichever", "unsure_cards", "with_identities"]
+__all__ = ["MAX_READINGS", "PLAUSIBLE", "Unsure", "plausible_identities", "readings", "relabelled", "settle_whichever",
+           "told", "unsure_cards"]
