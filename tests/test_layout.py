@@ -128,6 +128,20 @@ def test_thirteen_cards_in_a_free_shape_with_a_special_are_scored() -> None:
     assert reading.settlement.score_of("bottom") == 36
 
 
+def test_free_shape_special_blocks_where_the_rows_are_compared_too() -> None:
+    # fuzhou: a special is a bonus on top of the rows, so rows the photo does not show cannot be scored
+    dets = in_a_circle("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Kd") + seat_cards(HANDS["top"], "top", CENTRES["top"])
+    detector = lambda img: Detections(width=1000, height=1000, cards=tuple(dets))  # noqa: E731
+    image = np.zeros((1000, 1000, 3), np.uint8)
+    reading = read_photo(image, load_ruleset("fuzhou"), banker="top", detector=detector)
+    assert reading.settlement is None
+    stop = [p for p in reading.problems if p.blocking]
+    assert [(p.kind, p.seat) for p in stop] == [("no_rows", "bottom")]
+    assert "under fuzhou a special is a bonus on top of the rows" in stop[0].message
+    forced = read_photo(image, load_ruleset("fuzhou"), banker="top", detector=detector, force=True)
+    assert forced.settlement is not None and forced.settlement.players[0].report.special == "dragon"
+
+
 def test_free_shape_without_a_special_blocks_scoring() -> None:
     dets = in_a_circle("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Qs") + seat_cards(HANDS["top"], "top", CENTRES["top"])
     reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),

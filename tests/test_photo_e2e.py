@@ -58,6 +58,28 @@ def test_fixture_problem_reported(photo: Path) -> None:
     assert blocking == sorted({(p["kind"], p["seat"]) for p in want["problems"]}, key=str)
 
 
+@pytest.mark.parametrize(("photo", "seat", "card", "says"), [
+    ("four_players_missing_card", "top", "3h", "top: a card of the middle is not seen; it must be 3h, the one card "
+                                                "of the deck not seen (check it)"),
+    ("missing_card", "bottom", None, "the scores are the same whichever of the 27 cards not seen it is"),
+])
+def test_fixture_missing_card_scored_with_a_note(photo: str, seat: str, card: str | None, says: str) -> None:
+    # the card the photo does not show is named (or said not to matter), not silently filled in
+    reading = read_photo(FIXTURES / f"{photo}.jpg", load_ruleset("classic"), detector=detector())
+    notes = [p for p in reading.problems if p.kind == "card_count"]
+    assert len(notes) == 1 and not notes[0].blocking and notes[0].seat == seat and says in notes[0].message
+    assert card is None or notes[0].card == card
+    shown = next(s for s in reading.layout.seats if s.seat == seat)
+    assert len(shown.cards) == 13 and shown.confidence == 0.0  # the unseen card is shown, and shown as not seen
+
+
+def test_fixture_missing_card_that_matters_names_its_row() -> None:
+    reading = read_photo(FIXTURES / "missing_card_matters.jpg", load_ruleset("classic"), detector=detector())
+    assert reading.settlement is None
+    assert [p.message for p in reading.problems if p.kind == "card_count"] == [
+        "bottom: 12 cards found, a hand has 13 (the head is 1 short)"]
+
+
 def test_there_are_fixtures() -> None:
     assert len(SCORED) >= 3 and len(PROBLEMS) >= 1
 

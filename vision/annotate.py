@@ -63,6 +63,9 @@ def draw(reading: PhotoReading) -> BGRImage:
         for card in seat.cards:
             row = seat.row_of(card)
             shade = PROBLEM if str(card.card) in problem_cards else _shade(colour, ROW_SHADE[row])
+            if card.unseen:  # not on the photo: its identity, marked, at the end of its row
+                _label(out, f"{card.card}?", (int(card.box[2]), int(card.box[3])), PROBLEM, scale * 0.6)
+                continue
             cv2.polylines(out, [_polygon(card)], True, shade, max(2, int(scale * 4)))
             x1, y1 = int(card.box[0]), int(card.box[1])
             _label(out, str(card.card), (x1, max(12, y1 - 4)), shade, scale * 0.6)

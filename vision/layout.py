@@ -22,7 +22,7 @@ import numpy as np
 
 from referee.cards import HAND_SIZE
 from vision.tiles import outline_from_index
-from vision.types import MIN_CONFIDENCE, Box, CardDetection, Point, Problem, SeatLayout, TableLayout
+from vision.types import MIN_CONFIDENCE, Box, CardDetection, LaidRows, Point, Problem, SeatLayout, TableLayout
 
 ROW_SIZES = (3, 5, 5)
 ANGLE_GAP_DEG = 30.0       # facing directions further apart than this belong to different players
@@ -622,6 +622,34 @@ def _faces(card: CardDetection, up: float) -> bool:
     return card.up is not None and abs((card.up - up + 180) % 360 - 180) <= 90
 
 
+def _turned_ids(read_up: dict[Box, float | None], group: list[CardDetection]) -> set[int]:
+    """The cards of ``group`` (by ``id``) read from one index that the layout turned (see ``_turned_unclear``)."""
+    return {id(g) for g in group if len(g.index_boxes) == 1 and read_up.get(g.index_boxes[0]) not in (None, g.up)}
+
+
+def _fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[bool, tuple[int, int, int]]]:
+    """How ``missing`` more cards can complete three bands (far to near) to 3 + 5 + 5: whether the head is the
+    far band (else the near one; see ``_assign_rows``), and the count each band lacks."""
+    sizes = [len(b) for b in bands]
+    fills = [(far, (t[0] - sizes[0], t[1] - sizes[1], t[2] - sizes[2]))
+             for far, t in ((True, ROW_SIZES), (False, ROW_SIZES[::-1]))]
+    return [(far, f) for far, f in fills if min(f) >= 0 and sum(f) == missing]
+
+
+def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDetection],
+                read_up: dict[Box, float | None]) -> LaidRows | None:
+    """A seat short of cards: its rows (head, middle, tail) as laid when its cards show three rows that the
+    missing cards complete to 3 + 5 + 5 one way only, and no card's place rests on an outline estimated
+    from a turned corner (``_turned_unclear``); else None."""
+    if bands is None or len(group) >= HAND_SIZE or _turned_ids(read_up, group):
+        return None
+    fills = _fills(bands, HAND_SIZE - len(group))
+    if len(fills) != 1:
+        return None
+    head, middle, tail = (tuple(b) for b in (bands if fills[0][0] else bands[::-1]))
+    return head, middle, tail
+
+
 MAX_TURNED = 4  # more one-corner cards turned than this in a seat: the seat was read from the far corners, alike
 
 
@@ -635,19 +663,14 @@ def _turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection]
     filled one way only (the head at one end or the other). Otherwise the first turned card (the rows
     are not clear), else None. A few such cards only: when most of a seat is read from the far
     corners, their estimates err alike."""
-    turned = {id(g) for g in group
-              if len(g.index_boxes) == 1 and read_up.get(g.index_boxes[0]) not in (None, g.up)}
+    turned = _turned_ids(read_up, group)
     if not turned or len(turned) > MAX_TURNED:
         return None
     rest = [g for g in group if id(g) not in turned]
     alone = _split_rows(rest, up)
     if alone is None:
         return None
-    sizes = [len(b) for b in alone]
-    # the head at either end (_assign_rows)
-    targets = (ROW_SIZES, ROW_SIZES[::-1])
-    fills = [tuple(t - n for t, n in zip(target, sizes, strict=True)) for target in targets]
-    fills = [f for f in fills if min(f) >= 0 and sum(f) == len(turned)]
+    fills = _fills(alone, len(turned))
     if not fills:
         return None  # the other cards alone do not show rows that the turned ones complete
     first = next(g for g in group if id(g) in turned)
@@ -661,10 +684,15 @@ def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: lis
                  read_up: dict[Box, float | None]) -> SeatLayout:
     """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
     group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
-    if len(group) != HAND_SIZE:
-        problems.append(Problem(kind="card_count", seat=seat,
-                                message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}"))
     bands = _split_rows(group, up)
+    short = _short_rows(bands, group, read_up)
+    if len(group) != HAND_SIZE:
+        lacking = "" if short is None else " (" + ", ".join(
+            f"the {name} is {size - len(row)} short"
+            for name, row, size in zip(("head", "middle", "tail"), short, ROW_SIZES, strict=True)
+            if len(row) < size) + ")"
+        problems.append(Problem(kind="card_count", seat=seat,
+                                message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}{lacking}"))
     rows = _assign_rows(bands) if bands is not None else None
     unclear = _turned_unclear(read_up, group, up, bands) if bands is not None and rows is not None else None
     if unclear is not None:
@@ -680,6 +708,6 @@ def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: lis
             sizes = " + ".join(str(len(b)) for b in bands) if bands else "?"
             problems.append(Problem(kind="row_size", seat=seat,
                                     message=f"{seat}: rows of {sizes} cards; expected 3 + 5 + 5"))
-        return SeatLayout(seat=seat, cards=tuple(group), rows=None)
+        return SeatLayout(seat=seat, cards=tuple(group), rows=None, short_rows=short)
     head, middle, tail = (tuple(r) for r in rows)
     return SeatLayout(seat=seat, cards=tuple(c for r in rows for c in r), rows=(head, middle, tail))

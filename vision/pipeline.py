@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import Card
+from referee.cards import Card, format_cards
 from referee.errors import InputError
 from referee.round import PlayerHand, Round
 from referee.ruleset import Ruleset
@@ -26,7 +26,8 @@ from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
-from vision.unsure import Unsure, settle_whichever, told, unsure_cards
+from vision.unseen import gap_notes, short_seats, with_gaps_filled
+from vision.unsure import Unsure, relabelled, settle_whichever, told, unsure_cards
 
 BGRImage = npt.NDArray[np.uint8]
 Detector = Callable[[BGRImage], Detections]
@@ -94,12 +95,10 @@ def read_photo(
     seat_rows, layout = _playable_rows(laid, rules)
     round_, problems = _round_for(layout, seat_rows, rules, banker, force)
     settlement = settle(round_, rules) if round_ is not None else None
-    if round_ is None and not force and _only_unsure(layout, problems):
-        unsure = unsure_cards(laid, min_confidence) or []
-        found = _whichever_unsure(laid, unsure, rules, banker)
-        if found is not None:
-            seat_rows, round_, settlement = found
-        layout = replace(layout, problems=told(layout.problems, unsure, settled=found is not None))
+    if round_ is None and not force and not any(p.blocking for p in problems):
+        layout, scored = _scored_whatever_unknown(laid, layout, rules, banker, min_confidence)
+        if scored is not None:
+            seat_rows, round_, settlement = scored
     layout = replace(layout, problems=layout.problems + tuple(problems))
     timing["layout_and_score"] = (time.perf_counter() - start) * 1e3
     timing["total"] = sum(timing.values())
@@ -107,17 +106,39 @@ def read_photo(
                         settlement=settlement, timing_ms=timing)
 
 
-def _only_unsure(layout: TableLayout, problems: list[Problem]) -> bool:
+def _only_unsure(layout: TableLayout) -> bool:
     """Nothing but cards read with low confidence blocks the round."""
-    blocking = [p for p in layout.problems if p.blocking] + [p for p in problems if p.blocking]
+    blocking = [p for p in layout.problems if p.blocking]
     return bool(blocking) and all(p.kind == "low_confidence" for p in blocking)
 
 
+Scored = tuple[dict[str, Rows], Round, Settlement]
+
+
+def _scored_whatever_unknown(laid: TableLayout, layout: TableLayout, rules: Ruleset, banker: str | None,
+                             min_confidence: float) -> tuple[TableLayout, Scored | None]:
+    """When nothing but cards read unsurely and cards missing from known rows blocks the round
+    (``laid``: as laid out, ``layout``: with the free-shape seats judged): the round, scored when every
+    identity those cards may have settles it alike (``vision.unsure``, ``vision.unseen``), with the
+    problems turned into notes that say so; otherwise the problems name what the unsure cards may be."""
+    short = short_seats(layout)
+    if short is None and not _only_unsure(layout):
+        return layout, None
+    filled, gaps = with_gaps_filled(laid, short, min_confidence) if short else (laid, [])
+    unsure = unsure_cards(filled, min_confidence)
+    found = _whichever_unsure(filled, unsure + [g.unsure for g in gaps], rules, banker) if unsure is not None else None
+    if found is None:
+        return replace(layout, problems=told(layout.problems, unsure or [], settled=False)), None
+    reading, scored = found
+    shown = _playable_rows(relabelled(filled, {id(g.card): reading[id(g.card)] for g in gaps}), rules)[1]
+    return replace(shown, problems=told(shown.problems, unsure or [], settled=True) + gap_notes(gaps, reading)), scored
+
+
 def _whichever_unsure(laid: TableLayout, unsure: list[Unsure], rules: Ruleset, banker: str | None
-                      ) -> tuple[dict[str, Rows], Round, Settlement] | None:
-    """The round as read when every plausible reading of the ``unsure`` cards settles it alike
-    (``vision.unsure``)."""
-    def score(layout: TableLayout) -> tuple[dict[str, Rows], Round, Settlement] | None:
+                      ) -> tuple[dict[int, Card], Scored] | None:
+    """The reading of the ``unsure`` cards shown and the round it scores, when every plausible reading
+    settles the round alike (``vision.unsure``)."""
+    def score(layout: TableLayout) -> Scored | None:
         seat_rows, checked = _playable_rows(layout, rules)
         round_, problems = _round_for(checked, seat_rows, rules, banker, force=False)
         if round_ is None or any(p.blocking for p in problems):
@@ -148,6 +169,12 @@ def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows]
                                            f"special hand of {rules.name}")
         else:
             rows[seat.seat] = free
+            if rules.special.settlement == "bonus":  # the rows are compared too, and the photo shows none
+                problems[at] = replace(problems[at], blocking=True,
+                                       message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows; under {rules.name} "
+                                               "a special is a bonus on top of the rows, which are compared as "
+                                               "laid: lay them in rows (--force plays them as "
+                                               f"{' | '.join(format_cards(r) for r in free)})")
     return rows, replace(layout, problems=tuple(problems))
 
 

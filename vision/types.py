@@ -41,6 +41,8 @@ class CardDetection:
     ``alternatives``: the reader's probabilities as read, before the other cards were weighed in
     (the likeliest identities, most probable first; empty when unknown), for judging whether an
     unsure card's identity matters (``vision.unsure``). Not part of the JSON.
+    ``unseen``: not a card the photo shows but the place of one missing from a row, its identity one
+    that settles the round alike whatever the card is (``vision.unseen``); its box is its row's.
     """
 
     card: Card
@@ -51,6 +53,7 @@ class CardDetection:
     up: float | None = None
     up_either_way: bool = False
     alternatives: tuple[tuple[Card, float], ...] = field(default=(), compare=False, repr=False)
+    unseen: bool = False
 
     @property
     def center(self) -> Point:
@@ -114,15 +117,21 @@ class Problem:
 
 
 RowName = Literal["head", "middle", "tail"]
+LaidRows = tuple[tuple[CardDetection, ...], tuple[CardDetection, ...], tuple[CardDetection, ...]]  # head, middle, tail
 
 
 @dataclass(frozen=True, kw_only=True)
 class SeatLayout:
-    """One player's cards as laid: three rows, or 13 cards in a free shape (a special hand)."""
+    """One player's cards as laid: three rows, or 13 cards in a free shape (a special hand).
+
+    ``short_rows``: a seat with fewer than 13 cards whose cards show three rows that the missing
+    cards complete to 3 + 5 + 5 one way only: those rows as laid (head, middle, tail; see
+    ``vision.unseen``). None otherwise."""
 
     seat: str
     cards: tuple[CardDetection, ...]
-    rows: tuple[tuple[CardDetection, ...], tuple[CardDetection, ...], tuple[CardDetection, ...]] | None
+    rows: LaidRows | None
+    short_rows: LaidRows | None = None
 
     @property
     def confidence(self) -> float:

@@ -63,7 +63,7 @@ def unsure_cards(layout: TableLayout, min_confidence: float) -> list[Unsure] | N
     held = {c.card for c in seated if c.confidence >= min_confidence}
     out: list[Unsure] = []
     for c in seated:
-        if c.confidence >= min_confidence:
+        if c.confidence >= min_confidence or c.unseen:
             continue
         identities = plausible_identities(c, held)
         if not identities:
@@ -89,10 +89,11 @@ def readings(unsure: list[Unsure]) -> Iterator[dict[int, Card]] | None:
 
 
 def relabelled(layout: TableLayout, reading: dict[int, Card]) -> TableLayout:
-    """``layout`` with the cards in ``reading`` given those identities (and full confidence)."""
+    """``layout`` with the cards in ``reading`` given those identities (and full confidence, but for the
+    places of unseen cards)."""
     def card(c: CardDetection) -> CardDetection:
         new = reading.get(id(c))
-        return c if new is None else replace(c, card=new, confidence=1.0)
+        return c if new is None else replace(c, card=new, confidence=c.confidence if c.unseen else 1.0)
 
     def seat(s: SeatLayout) -> SeatLayout:
         rows = s.rows
@@ -114,23 +115,23 @@ def _outcome(settlement: Settlement) -> Any:
 
 
 def settle_whichever(layout: TableLayout, unsure: list[Unsure], score: Callable[[TableLayout], Scored | None],
-                     outcome: Callable[[Scored], Settlement]) -> Scored | None:
-    """What every plausible reading of the ``unsure`` cards scores alike (the first reading's score, the
-    cards' own readings when they can all stand); None when the readings' settlements differ, one of
-    them cannot be scored, or there are too many to try. ``score`` scores a layout whose cards are all
+                     outcome: Callable[[Scored], Settlement]) -> tuple[dict[int, Card], Scored] | None:
+    """What every plausible reading of the ``unsure`` cards scores alike: the first reading (the cards'
+    own readings when they can all stand) and its score; None when the readings' settlements differ, one
+    of them cannot be scored, or there are too many to try. ``score`` scores a layout whose cards are all
     sure (None when it cannot); ``outcome`` is the settlement of a score."""
     choices = readings(unsure) if unsure else None
     if choices is None:
         return None
     sure = replace(layout, problems=tuple(p for p in layout.problems if p.kind != "low_confidence"))
-    first: Scored | None = None
+    first: tuple[dict[int, Card], Scored] | None = None
     said: Any = None
     for reading in choices:
         scored = score(relabelled(sure, reading))
         if scored is None:
             return None
         if first is None:
-            first, said = scored, _outcome(outcome(scored))
+            first, said = (reading, scored), _outcome(outcome(scored))
         elif _outcome(outcome(scored)) != said:
             return None
     return first

@@ -1,0 +1,103 @@
+"""Cards missing from a known row do not stop the round when the scores do not depend on them (vision.unseen)."""
+
+from __future__ import annotations
+
+import pytest
+from test_layout import table
+from test_unsure import photo, scores, unsure
+
+from vision.layout import layout_table
+from vision.types import CardDetection
+from vision.unseen import MAX_UNSEEN
+
+FOUR = ["bottom", "right", "top", "left"]
+
+
+def without(cards: list[CardDetection], *names: str) -> list[CardDetection]:
+    return [c for c in cards if str(c.card) not in names]
+
+
+@pytest.mark.parametrize(("seat", "card", "row"), [
+    ("bottom", "3d", "head"), ("right", "7s", "middle"), ("top", "As", "tail"), ("left", "8h", "tail"),
+])
+def test_with_four_players_the_card_not_seen_is_the_one_left_in_the_deck(seat: str, card: str, row: str) -> None:
+    full = table(FOUR)
+    cards = without(full, card)
+    reading = photo(cards)
+    assert scores(cards) == scores(full) is not None
+    notes = [p for p in reading.problems if p.kind in ("card_count", "row_size")]
+    assert [(p.seat, p.card, p.blocking) for p in notes] == [(seat, card, False)]
+    assert notes[0].message == (f"{seat}: a card of the {row} is not seen; it must be {card}, "
+                                "the one card of the deck not seen (check it)")
+    shown = next(s for s in reading.layout.seats if s.seat == seat)
+    assert shown.rows is not None and card in [str(c.card) for c in shown.rows[("head", "middle", "tail").index(row)]]
+    assert shown.confidence == 0.0  # the seat shows a card that was not seen
+
+
+def test_two_cards_not_seen_in_one_row_are_scored_whichever_is_where() -> None:
+    full = table(FOUR)
+    cards = without(full, "6s", "8c")  # both from bottom's middle: which is which does not matter
+    reading = photo(cards)
+    assert scores(cards) == scores(full)
+    notes = [p for p in reading.problems if p.kind == "card_count"]
+    assert len(notes) == 2 and not any(p.blocking for p in notes)
+    assert "the cards not seen are 6s, 8c (every card is dealt)" in notes[0].message
+
+
+def test_a_card_not_seen_that_could_change_the_score_blocks_and_names_its_row() -> None:
+    # bottom's middle 6s 6h 8c _ Tc: a 6 would make three sixes and beat top's two pair
+    reading = photo(without(table(["bottom", "top"]), "9d"))
+    assert reading.settlement is None
+    blocking = sorted((p.kind, p.seat) for p in reading.problems if p.blocking)
+    assert blocking == [("card_count", "bottom"), ("row_size", "bottom")]
+    assert "bottom: 12 cards found, a hand has 13 (the middle is 1 short)" in [p.message for p in reading.problems]
+
+
+def test_a_card_not_seen_that_changes_nothing_is_scored_whatever_it_is() -> None:
+    full = table(["bottom", "top"])
+    cards = without(full, "Kc")  # top's head Ah _ 3c beats bottom's 2c 3d 5h whatever the card is
+    reading = photo(cards)
+    assert scores(cards) == scores(full) is not None
+    note = next(p for p in reading.problems if p.kind == "card_count")
+    assert not note.blocking
+    assert note.message.startswith("top: a card of the head is not seen; the scores are the same whichever of "
+                                   "the 27 cards not seen it is (shown as ")
+
+
+def test_rows_that_could_be_completed_two_ways_block() -> None:
+    # bottom shows 3 + 5 + 3: the head may be the far row or the near one
+    cards = without(table(["bottom", "top"]), "4c", "4d")
+    laid = layout_table(cards)
+    assert next(s for s in laid.seats if s.seat == "bottom").short_rows is None
+    reading = photo(cards)
+    assert reading.settlement is None
+    assert "bottom: 11 cards found, a hand has 13" in [p.message for p in reading.problems if p.blocking]
+
+
+def test_more_cards_missing_than_are_tried_block() -> None:
+    full = table(FOUR)
+    gone = ["3d", "7s", "As", "8h", "2h"][: MAX_UNSEEN + 1]
+    reading = photo(without(full, *gone))
+    assert reading.settlement is None
+    assert {p.seat for p in reading.problems if p.kind == "card_count" and p.blocking} >= {"bottom", "right"}
+
+
+def test_a_short_seat_knows_its_rows() -> None:
+    laid = layout_table(without(table(["bottom", "top"]), "Jd"))
+    bottom = next(s for s in laid.seats if s.seat == "bottom")
+    assert bottom.rows is None and bottom.short_rows is not None
+    assert [" ".join(str(c.card) for c in row) for row in bottom.short_rows] == ["2c 3d 5h", "6s 6h 8c 9d Tc",
+                                                                               "Js Jh 4c 4d"]
+
+
+def test_a_card_not_seen_and_an_unsure_card_are_tried_together() -> None:
+    full = table(FOUR)
+    # right's tail 5c 6c _ Jc Ac is missing the 7c, and bottom's 3d is read unsurely: the identities it may have
+    # that no sure card holds are its own and the 7c, so each of the two is tried in each place
+    cards = unsure(without(full, "7c"), "3d", ("3d", 0.6), ("8d", 0.3), ("7c", 0.1))
+    reading = photo(cards)
+    assert reading.settlement is None  # a 3d in right's tail would break its flush
+    assert any(p.kind == "card_count" and p.blocking for p in reading.problems)
+    # when the card held surely elsewhere (8d) is its only other reading, it is the 3d, and the gap the 7c
+    cards = unsure(without(full, "7c"), "3d", ("3d", 0.6), ("8d", 0.4))
+    assert scores(cards) == scores(full)

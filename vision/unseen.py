@@ -1,0 +1,112 @@
+"""Cards the photo does not show, when the scores do not depend on what they are.
+
+A player's rows can be short of a card the detector did not find (a corner under glare or out
+of focus). When the player's other cards show three clear rows that the missing cards complete to
+3 + 5 + 5 one way only (``SeatLayout.short_rows``), the gap is in a known row; what fills it is one
+of the cards no sure card on the table is (one deck, RULES.md): with 4 players every card is dealt,
+so the unseen cards are exactly the ones not read. Each gap is given every such identity
+(``vision.unsure`` scores all combinations, with the unsure cards', one deck); when every one
+settles the round alike, the round is scored and the short seats' problems become notes saying what
+the unseen card must be, or that the scores are the same whichever it is. Otherwise they block, as
+before: the referee never guesses a card that changes the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.cards import HAND_SIZE, Card, Rank, Suit
+
+from .types import Box, CardDetection, LaidRows, Problem, SeatLayout, TableLayout
+from .unsure import Unsure
+
+MAX_UNSEEN = 3  # cards missing from the whole table at most; beyond, the short seats block as before
+FULL_DECK = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+SHORT_SEAT_KINDS = ("card_count", "row_size")  # the problems a short seat reports (vision.layout)
+ROW_NAMES = ("head", "middle", "tail")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One card missing from a seat's row: the placeholder standing in for it, and the identities it may have
+    (every card no sure card on the table is)."""
+
+    seat: str
+    row: str
+    card: CardDetection
+    identities: tuple[Card, ...]
+
+    @property
+    def unsure(self) -> Unsure:
+        return Unsure(self.card, self.identities)
+
+
+def short_seats(layout: TableLayout) -> list[SeatLayout] | None:
+    """The seats short of cards, when nothing else but unsure cards blocks the table and every short seat's
+    rows are known (``SeatLayout.short_rows``) and at most ``MAX_UNSEEN`` cards are missing in all; else None."""
+    short = [s for s in layout.seats if len(s.cards) < HAND_SIZE]
+    if not short or any(s.short_rows is None for s in short):
+        return None
+    if sum(HAND_SIZE - len(s.cards) for s in short) > MAX_UNSEEN:
+        return None
+    names = {s.seat for s in short}
+    for p in layout.problems:
+        if p.blocking and p.kind != "low_confidence" and not (p.kind in SHORT_SEAT_KINDS and p.seat in names):
+            return None
+    return short
+
+
+def _row_box(row: tuple[CardDetection, ...]) -> Box:
+    return (min(c.box[0] for c in row), min(c.box[1] for c in row),
+            max(c.box[2] for c in row), max(c.box[3] for c in row))
+
+
+def with_gaps_filled(layout: TableLayout, short: list[SeatLayout], min_confidence: float
+                     ) -> tuple[TableLayout, list[Gap]]:
+    """``layout`` with each short seat's rows completed by placeholders (``CardDetection.unseen``: no
+    confidence, the row's box) and the short seats' own problems dropped; and the gaps they fill."""
+    held = {c.card for s in layout.seats for c in s.cards if c.confidence >= min_confidence}
+    held |= {c.card for c in layout.unassigned if c.confidence >= min_confidence}
+    candidates = tuple(c for c in FULL_DECK if c not in held)
+    gaps: list[Gap] = []
+    seats: list[SeatLayout] = []
+    for seat in layout.seats:
+        if seat not in short or seat.short_rows is None:
+            seats.append(seat)
+            continue
+        rows: list[tuple[CardDetection, ...]] = []
+        for name, row, size in zip(ROW_NAMES, seat.short_rows, (3, 5, 5), strict=True):
+            added = tuple(CardDetection(card=candidates[0], confidence=0.0, box=_row_box(row), unseen=True)
+                          for _ in range(size - len(row)))
+            gaps.extend(Gap(seat.seat, name, c, candidates) for c in added)
+            rows.append(row + added)
+        laid: LaidRows = (rows[0], rows[1], rows[2])
+        seats.append(replace(seat, cards=tuple(c for r in laid for c in r), rows=laid, short_rows=None))
+    names = {s.seat for s in short}
+    problems = tuple(p for p in layout.problems if not (p.kind in SHORT_SEAT_KINDS and p.seat in names))
+    filled = replace(layout, seats=tuple(seats), problems=problems)
+    return filled, gaps
+
+
+def gap_notes(gaps: list[Gap], shown: dict[int, Card]) -> tuple[Problem, ...]:
+    """Notes (not blocking) for the gaps of a table that was scored whatever fills them: the card each
+    gap must be when the cards not seen are as many as the gaps, else that the scores are the same
+    whichever it is. ``shown``: the identity each placeholder (by ``id``) is scored and shown as."""
+    out: list[Problem] = []
+    for gap in gaps:
+        card, identities = shown[id(gap.card)], gap.identities
+        where = f"{gap.seat}: a card of the {gap.row} is not seen"
+        if len(identities) == len(gaps) == 1:
+            message = f"{where}; it must be {card}, the one card of the deck not seen (check it)"
+        elif len(identities) == len(gaps):
+            names = ", ".join(str(c) for c in identities)
+            message = (f"{where}; the cards not seen are {names} (every card is dealt), and the scores are "
+                       f"the same whichever is where (shown as {card})")
+        else:
+            message = (f"{where}; the scores are the same whichever of the {len(identities)} cards not seen "
+                       f"it is (shown as {card})")
+        out.append(Problem(kind="card_count", seat=gap.seat, card=str(card), blocking=False, message=message))
+    return tuple(out)
+
+
+__all__ = ["FULL_DECK", "MAX_UNSEEN", "Gap", "gap_notes", "short_seats", "with_gaps_filled"]
