@@ -131,7 +131,7 @@ def test_thirteen_cards_in_a_free_shape_with_a_special_are_scored() -> None:
 def test_free_shape_special_blocks_where_the_rows_are_compared_too() -> None:
     # fuzhou: a special is a bonus on top of the rows, so rows the photo does not show cannot be scored
     dets = in_a_circle("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Kd") + seat_cards(HANDS["top"], "top", CENTRES["top"])
-    detector = lambda img: Detections(width=1000, height=1000, cards=tuple(dets))  # noqa: E731
+    detector = lambda img: Detections(width=1000, height=1000, cards=tuple(dets))
     image = np.zeros((1000, 1000, 3), np.uint8)
     reading = read_photo(image, load_ruleset("fuzhou"), banker="top", detector=detector)
     assert reading.settlement is None
