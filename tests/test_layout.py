@@ -409,6 +409,18 @@ def test_a_card_read_twice_in_its_own_row_scores_the_same_either_way() -> None:
     assert [p.card for p in result.problems if p.kind == "duplicate_card"] == ["9d"]
 
 
+def test_a_card_read_twice_keeps_the_read_that_lays_every_hand_in_rows() -> None:
+    # A misread corner at the end of bottom's middle row also reads as the Js of its tail. Keeping it (and
+    # dropping the real Js) leaves 13 cards in no 3 + 5 + 5 rows, which a special laid out would be; keeping
+    # the real one lays every hand in rows: that is the card.
+    dets = table(["bottom", "top"])
+    dets.append(card_at(Card.parse("Js"), 500 + 3 * W * 0.35, 800, 0.0, confidence=0.97))
+    result = layout_table(dets)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    assert [p.card for p in result.problems if p.kind == "duplicate_card"] == ["Js"]
+
+
 def test_a_confident_card_apart_from_complete_hands_blocks() -> None:
     # It may be the one card read of a third player whose other cards were not even found as corners
     # (no unread regions to show for them): the round of two is not scored.
@@ -464,3 +476,17 @@ def test_cards_turned_by_the_layout_need_the_other_cards_to_agree_on_their_row()
     # one such card: the others show its row (3 + 5 + 4 can only become 3 + 5 + 5 one way)
     cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
     assert _turned_unclear(read_up, cards, 0.0, _split_rows(cards, 0.0)) is None  # type: ignore[arg-type]
+
+
+def test_a_short_seat_with_turned_cards_knows_its_rows_only_when_the_other_cards_agree() -> None:
+    from vision.layout import _short_rows, _split_rows
+
+    bottom = [c for c in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) if str(c.card) != "9d"]
+    # the middle's 9d is not seen and the tail's 4d was read from its far corner: the others, split on
+    # their own (3 + 4 + 4), can become 3 + 5 + 5 one way, and put the 4d where its outline did
+    cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
+    rows = _short_rows(_split_rows(cards, 0.0), cards, 0.0, read_up)
+    assert rows is not None and [len(r) for r in rows] == [3, 4, 5]
+    # the tail's 4c and 4d both so: the others show 3 + 4 + 3, which the three missing complete two ways
+    cards, read_up = _read_from_a_far_corner(bottom, {"4c", "4d"})
+    assert _short_rows(_split_rows(cards, 0.0), cards, 0.0, read_up) is None

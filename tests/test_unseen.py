@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from test_layout import table
-from test_unsure import photo, scores, unsure
+from test_unsure import RULES, photo, scores, unsure
 
 from vision.layout import layout_table
-from vision.types import CardDetection
+from vision.pipeline import read_photo
+from vision.types import CardDetection, Detections
 from vision.unseen import MAX_UNSEEN
 
 FOUR = ["bottom", "right", "top", "left"]
@@ -51,6 +53,18 @@ def test_a_card_not_seen_that_could_change_the_score_blocks_and_names_its_row() 
     blocking = sorted((p.kind, p.seat) for p in reading.problems if p.blocking)
     assert blocking == [("card_count", "bottom"), ("row_size", "bottom")]
     assert "bottom: 12 cards found, a hand has 13 (the middle is 1 short)" in [p.message for p in reading.problems]
+    # the JSON (and the app's editable rows) shows the rows as laid, for the user to add the card to
+    bottom = next(s for s in reading.to_json()["seats"] if s["seat"] == "bottom")
+    assert (bottom["shape"], bottom["head"], bottom["middle"]) == ("rows", ["2c", "3d", "5h"], ["6s", "6h", "8c", "Tc"])
+
+
+def test_a_forced_reading_fills_what_the_scores_do_not_depend_on() -> None:
+    # the app reads with force=True: a card not seen that changes nothing still completes its seat
+    full = table(FOUR)
+    detections = Detections(width=1000, height=1000, cards=tuple(without(full, "7s")))
+    forced = read_photo(np.zeros((8, 8, 3), np.uint8), RULES, force=True, detector=lambda _image: detections)
+    assert forced.settlement is not None and len(forced.settlement.players) == 4
+    assert {p.name: p.score for p in forced.settlement.players} == scores(full)
 
 
 def test_a_card_not_seen_that_changes_nothing_is_scored_whatever_it_is() -> None:

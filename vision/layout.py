@@ -281,6 +281,10 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
         result = _layout_cards(cards, problems, config, unread)
         if not result.blocked:
             working.append(result)
+    # a read that lays out every hand in rows beats one that leaves a hand in a free shape (a special hand
+    # lies so; a misread corner of a hand laid in rows pulls the seats' cards out of their rows)
+    in_rows = [w for w in working if not any(p.kind == "no_rows" for p in w.problems)]
+    working = in_rows or working
     if not working or len({_hands_of(w) for w in working}) > 1:
         return None
     return working[0]
@@ -636,12 +640,14 @@ def _fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[b
     return [(far, f) for far, f in fills if min(f) >= 0 and sum(f) == missing]
 
 
-def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDetection],
+def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDetection], up: float,
                 read_up: dict[Box, float | None]) -> LaidRows | None:
     """A seat short of cards: its rows (head, middle, tail) as laid when its cards show three rows that the
-    missing cards complete to 3 + 5 + 5 one way only, and no card's place rests on an outline estimated
-    from a turned corner (``_turned_unclear``); else None."""
-    if bands is None or len(group) >= HAND_SIZE or _turned_ids(read_up, group):
+    missing cards complete to 3 + 5 + 5 one way only, and the cards placed by an outline estimated from a
+    turned corner (``_turned_unclear``), if any, are where the other cards alone say; else None."""
+    if bands is None or len(group) >= HAND_SIZE:
+        return None
+    if (turned := _turned_ids(read_up, group)) and not _turned_agree(turned, group, up, bands):
         return None
     fills = _fills(bands, HAND_SIZE - len(group))
     if len(fills) != 1:
@@ -651,6 +657,18 @@ def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardD
 
 
 MAX_TURNED = 4  # more one-corner cards turned than this in a seat: the seat was read from the far corners, alike
+
+
+def _turned_agree(turned: set[int], group: list[CardDetection], up: float, bands: tuple[list[CardDetection], ...]
+                  ) -> bool:
+    """The ``turned`` cards (see ``_turned_unclear``, a few at most) lie in the rows that the other cards of
+    the seat, split on their own, give, and those rows can be completed to 3 + 5 + 5 one way only."""
+    if len(turned) > MAX_TURNED:
+        return False
+    alone = _split_rows([g for g in group if id(g) not in turned], up)
+    if alone is None or len(_fills(alone, HAND_SIZE - sum(len(b) for b in alone))) != 1:
+        return False
+    return [{id(c) for c in band if id(c) not in turned} for band in bands] == [{id(c) for c in b} for b in alone]
 
 
 def _turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection], up: float,
@@ -685,7 +703,7 @@ def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: lis
     """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
     group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
     bands = _split_rows(group, up)
-    short = _short_rows(bands, group, read_up)
+    short = _short_rows(bands, group, up, read_up)
     if len(group) != HAND_SIZE:
         lacking = "" if short is None else " (" + ", ".join(
             f"the {name} is {size - len(row)} short"

@@ -95,7 +95,9 @@ def read_photo(
     seat_rows, layout = _playable_rows(laid, rules)
     round_, problems = _round_for(layout, seat_rows, rules, banker, force)
     settlement = settle(round_, rules) if round_ is not None else None
-    if round_ is None and not force and not any(p.blocking for p in problems):
+    if layout.blocked and not any(p.blocking for p in problems):
+        # forced too: the app reads with force=True, and a table settled whatever its unsure cards are is
+        # better shown whole than with those seats left out
         layout, scored = _scored_whatever_unknown(laid, layout, rules, banker, min_confidence)
         if scored is not None:
             seat_rows, round_, settlement = scored

@@ -139,19 +139,20 @@ class SeatLayout:
 
     @property
     def shape(self) -> Literal["rows", "free"]:
-        return "rows" if self.rows is not None else "free"
+        return "rows" if self.rows is not None or self.short_rows is not None else "free"
 
     def row_of(self, detection: CardDetection) -> RowName | None:
-        if self.rows is None:
+        rows = self.rows or self.short_rows
+        if rows is None:
             return None
         names: tuple[RowName, RowName, RowName] = ("head", "middle", "tail")
-        for name, row in zip(names, self.rows, strict=True):
+        for name, row in zip(names, rows, strict=True):
             if detection in row:
                 return name
         return None
 
     def to_json(self) -> dict[str, Any]:
-        rows = self.rows
+        rows = self.rows or self.short_rows  # a short seat's rows as laid, for the user to complete
         return {
             "seat": self.seat,
             "shape": self.shape,
