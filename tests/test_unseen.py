@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_layout import table
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_layout import CENTRES, seat_cards, table
 from test_unsure import RULES, photo, scores, unsure
 
 from vision.layout import layout_table
 from vision.pipeline import read_photo
 from vision.types import CardDetection, Detections
-from vision.unseen import MAX_UNSEEN
+from vision.unseen import FULL_DECK, MAX_UNSEEN
 
 FOUR = ["bottom", "right", "top", "left"]
 
@@ -115,3 +117,21 @@ def test_a_card_not_seen_and_an_unsure_card_are_tried_together() -> None:
     # when the card held surely elsewhere (8d) is its only other reading, it is the 3d, and the gap the 7c
     cards = unsure(without(full, "7c"), "3d", ("3d", 0.6), ("8d", 0.4))
     assert scores(cards) == scores(full)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.permutations(range(52)), st.integers(2, 4), st.lists(st.integers(0, 51), min_size=1, max_size=3, unique=True))
+def test_cards_not_seen_never_change_a_score(order: list[int], players: int, gone: list[int]) -> None:
+    # any deal, laid in rows; take away 1 to 3 of the cards on the table: the reading is the full table's
+    # settlement, or it is not scored (never another score)
+    deck = [str(c) for c in FULL_DECK]
+    seats = FOUR[:players] if players != 3 else ["bottom", "left", "top"]
+    cards: list[CardDetection] = []
+    for k, seat in enumerate(seats):
+        hand = [deck[i] for i in order[13 * k: 13 * k + 13]]
+        rows = " | ".join(" ".join(r) for r in (hand[:3], hand[3:8], hand[8:]))
+        cards += seat_cards(rows, seat, CENTRES[seat], jitter=3.0, rng=np.random.default_rng(order[0]))
+    full = scores(cards)
+    assert full is not None
+    missing = {str(cards[i % len(cards)].card) for i in gone}
+    assert scores(without(cards, *missing)) in (None, full)
