@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 from test_layout import CENTRES, seat_cards, table
 from test_unsure import RULES, photo, scores, unsure
 
+from referee.cards import DECK
 from vision.layout import layout_table
 from vision.pipeline import read_photo
 from vision.types import CardDetection, Detections
-from vision.unseen import FULL_DECK, MAX_UNSEEN
+from vision.unseen import MAX_UNSEEN
 
 FOUR = ["bottom", "right", "top", "left"]
 
@@ -124,7 +125,7 @@ def test_a_card_not_seen_and_an_unsure_card_are_tried_together() -> None:
 def test_cards_not_seen_never_change_a_score(order: list[int], players: int, gone: list[int]) -> None:
     # any deal, laid in rows; take away 1 to 3 of the cards on the table: the reading is the full table's
     # settlement, or it is not scored (never another score)
-    deck = [str(c) for c in FULL_DECK]
+    deck = [str(c) for c in DECK]
     seats = FOUR[:players] if players != 3 else ["bottom", "left", "top"]
     cards: list[CardDetection] = []
     for k, seat in enumerate(seats):

@@ -20,11 +20,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from referee.cards import HAND_SIZE
+from referee.cards import HAND_SIZE, ROW_NAMES
+from referee.cards import ROW_SIZES as SIZE_OF_ROW
 from vision.tiles import outline_from_index
 from vision.types import MIN_CONFIDENCE, Box, CardDetection, LaidRows, Point, Problem, SeatLayout, TableLayout
 
-ROW_SIZES = (3, 5, 5)
+ROW_SIZES = tuple(SIZE_OF_ROW[name] for name in ROW_NAMES)  # 3, 5, 5: head, middle, tail
 ANGLE_GAP_DEG = 30.0       # facing directions further apart than this belong to different players
 LINK_CARD_HEIGHTS = 1.6    # cards closer than this (in card heights) lie in one player's area
 INDEX_TO_CARD = 4.6        # a card is about this many corner-index heights tall
@@ -707,7 +708,7 @@ def _seat_layout(seat: str, group: list[CardDetection], up: float, problems: lis
     if len(group) != HAND_SIZE:
         lacking = "" if short is None else " (" + ", ".join(
             f"the {name} is {size - len(row)} short"
-            for name, row, size in zip(("head", "middle", "tail"), short, ROW_SIZES, strict=True)
+            for name, row, size in zip(ROW_NAMES, short, ROW_SIZES, strict=True)
             if len(row) < size) + ")"
         problems.append(Problem(kind="card_count", seat=seat,
                                 message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}{lacking}"))

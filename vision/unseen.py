@@ -15,15 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.cards import HAND_SIZE, Card, Rank, Suit
+from referee.cards import DECK, HAND_SIZE, ROW_NAMES, ROW_SIZES, Card
 
 from .types import Box, CardDetection, LaidRows, Problem, SeatLayout, TableLayout
 from .unsure import Unsure
 
 MAX_UNSEEN = 3  # cards missing from the whole table at most; beyond, the short seats block as before
-FULL_DECK = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 SHORT_SEAT_KINDS = ("card_count", "row_size")  # the problems a short seat reports (vision.layout)
-ROW_NAMES = ("head", "middle", "tail")
 
 
 @dataclass(frozen=True)
@@ -57,6 +55,7 @@ def short_seats(layout: TableLayout) -> list[SeatLayout] | None:
 
 
 def _row_box(row: tuple[CardDetection, ...]) -> Box:
+    """Where an unseen card of ``row`` is drawn: the row's box."""
     return (min(c.box[0] for c in row), min(c.box[1] for c in row),
             max(c.box[2] for c in row), max(c.box[3] for c in row))
 
@@ -67,22 +66,23 @@ def with_gaps_filled(layout: TableLayout, short: list[SeatLayout], min_confidenc
     confidence, the row's box) and the short seats' own problems dropped; and the gaps they fill."""
     held = {c.card for s in layout.seats for c in s.cards if c.confidence >= min_confidence}
     held |= {c.card for c in layout.unassigned if c.confidence >= min_confidence}
-    candidates = tuple(c for c in FULL_DECK if c not in held)
+    candidates = tuple(c for c in DECK if c not in held)
+    names = {s.seat for s in short}
     gaps: list[Gap] = []
     seats: list[SeatLayout] = []
     for seat in layout.seats:
-        if seat not in short or seat.short_rows is None:
+        if seat.seat not in names or seat.short_rows is None:
             seats.append(seat)
             continue
         rows: list[tuple[CardDetection, ...]] = []
-        for name, row, size in zip(ROW_NAMES, seat.short_rows, (3, 5, 5), strict=True):
-            added = tuple(CardDetection(card=candidates[0], confidence=0.0, box=_row_box(row), unseen=True)
-                          for _ in range(size - len(row)))
+        for name, row in zip(ROW_NAMES, seat.short_rows, strict=True):
+            box = _row_box(row or seat.cards)
+            added = tuple(CardDetection(card=candidates[0], confidence=0.0, box=box, unseen=True)
+                          for _ in range(ROW_SIZES[name] - len(row)))
             gaps.extend(Gap(seat.seat, name, c, candidates) for c in added)
             rows.append(row + added)
         laid: LaidRows = (rows[0], rows[1], rows[2])
         seats.append(replace(seat, cards=tuple(c for r in laid for c in r), rows=laid, short_rows=None))
-    names = {s.seat for s in short}
     problems = tuple(p for p in layout.problems if not (p.kind in SHORT_SEAT_KINDS and p.seat in names))
     filled = replace(layout, seats=tuple(seats), problems=problems)
     return filled, gaps
@@ -109,4 +109,4 @@ def gap_notes(gaps: list[Gap], shown: dict[int, Card]) -> tuple[Problem, ...]:
     return tuple(out)
 
 
-__all__ = ["FULL_DECK", "MAX_UNSEEN", "Gap", "gap_notes", "short_seats", "with_gaps_filled"]
+__all__ = ["MAX_UNSEEN", "Gap", "gap_notes", "short_seats", "with_gaps_filled"]
