@@ -136,3 +136,14 @@ def test_cards_not_seen_never_change_a_score(order: list[int], players: int, gon
     assert full is not None
     missing = {str(cards[i % len(cards)].card) for i in gone}
     assert scores(without(cards, *missing)) in (None, full)
+
+
+def test_when_the_cards_not_seen_matter_the_problem_names_them_if_few() -> None:
+    # 4 players, right's 7s (middle) and top's As (tail) not seen: whichever is where changes the score
+    reading = photo(without(table(FOUR), "7s", "As"))
+    assert reading.settlement is None
+    counts = {p.seat: p.message for p in reading.problems if p.kind == "card_count" and p.blocking}
+    assert counts == {"right": "right: 12 cards found, a hand has 13 (the middle is 1 short); what is missing is among "
+                               "7s, As",
+                      "top": "top: 12 cards found, a hand has 13 (the tail is 1 short); what is missing is among "
+                             "7s, As"}

@@ -26,7 +26,7 @@ from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
-from vision.unseen import gap_notes, short_seats, with_gaps_filled
+from vision.unseen import gap_hints, gap_notes, short_seats, with_gaps_filled
 from vision.unsure import Unsure, relabelled, settle_whichever, told, unsure_cards
 
 BGRImage = npt.NDArray[np.uint8]
@@ -130,7 +130,7 @@ def _scored_whatever_unknown(laid: TableLayout, layout: TableLayout, rules: Rule
     unsure = unsure_cards(filled, min_confidence)
     found = _whichever_unsure(filled, unsure + [g.unsure for g in gaps], rules, banker) if unsure is not None else None
     if found is None:
-        return replace(layout, problems=told(layout.problems, unsure or [], settled=False)), None
+        return replace(layout, problems=gap_hints(told(layout.problems, unsure or [], settled=False), gaps)), None
     reading, scored = found
     shown = _playable_rows(relabelled(filled, {id(g.card): reading[id(g.card)] for g in gaps}), rules)[1]
     return replace(shown, problems=told(shown.problems, unsure or [], settled=True) + gap_notes(gaps, reading)), scored

@@ -109,4 +109,20 @@ def gap_notes(gaps: list[Gap], shown: dict[int, Card]) -> tuple[Problem, ...]:
     return tuple(out)
 
 
-__all__ = ["MAX_UNSEEN", "Gap", "gap_notes", "short_seats", "with_gaps_filled"]
+MAX_NAMED = 4  # a seat's problem names the cards a gap may be when there are at most this many
+
+
+def gap_hints(problems: tuple[Problem, ...], gaps: list[Gap]) -> tuple[Problem, ...]:
+    """The short seats' card-count problems of a table that could not be scored, each naming the cards its
+    gaps may be when they are few (with 4 players, the cards not read), for the user to look for."""
+    out: list[Problem] = []
+    for p in problems:
+        identities = next((g.identities for g in gaps if g.seat == p.seat), ())
+        if p.kind == "card_count" and p.blocking and 0 < len(identities) <= MAX_NAMED:
+            names = ", ".join(str(c) for c in identities)
+            p = replace(p, message=f"{p.message}; what is missing is among {names}")
+        out.append(p)
+    return tuple(out)
+
+
+__all__ = ["MAX_NAMED", "MAX_UNSEEN", "Gap", "gap_hints", "gap_notes", "short_seats", "with_gaps_filled"]
