@@ -490,3 +490,17 @@ def test_a_short_seat_with_turned_cards_knows_its_rows_only_when_the_other_cards
     # the tail's 4c and 4d both so: the others show 3 + 4 + 3, which the three missing complete two ways
     cards, read_up = _read_from_a_far_corner(bottom, {"4c", "4d"})
     assert _short_rows(_split_rows(cards, 0.0), cards, 0.0, read_up) is None
+
+
+def test_a_short_seat_with_two_cards_at_one_place_in_a_row_does_not_know_its_rows() -> None:
+    from vision.layout import _short_rows, _split_rows
+
+    # bottom's middle 9d is not seen, and the tail's 4c was anchored into the middle row, on the 8c's place:
+    # the rows look like 3 + 5 + 4 (the tail short), but the middle holds two cards at one place
+    bottom = [c for c in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) if str(c.card) != "9d"]
+    eight = next(c for c in bottom if str(c.card) == "8c")
+    moved = [card_at(c.card, eight.center[0] + 2.0, eight.center[1], 0.0) if str(c.card) == "4c" else c for c in bottom]
+    bands = _split_rows(moved, 0.0)
+    assert bands is not None and [len(b) for b in bands] == [3, 5, 4]
+    assert _short_rows(bands, moved, 0.0, {}) is None
+    assert _short_rows(_split_rows(bottom, 0.0), bottom, 0.0, {}) is not None  # as laid, the rows are known

@@ -651,10 +651,26 @@ def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardD
     if (turned := _turned_ids(read_up, group)) and not _turned_agree(turned, group, up, bands):
         return None
     fills = _fills(bands, HAND_SIZE - len(group))
-    if len(fills) != 1:
+    if len(fills) != 1 or _stacked_in_a_row(bands, up):
         return None
     head, middle, tail = (tuple(b) for b in (bands if fills[0][0] else bands[::-1]))
     return head, middle, tail
+
+
+SAME_PLACE = 0.25  # two cards of a row closer along it than this share of the seat's median spacing lie "at one place"
+
+
+def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
+    """Two cards of one row lie at the same place along it: one of them belongs to the next row (its anchor was
+    estimated into this one). A full seat shows that by a row too long (3 + 6 + 4); a short seat cannot, when
+    the row it left is the one a card is missing from (measured: such a seat filled wrongly had two cards 0.02
+    and 0.07 of the median spacing apart; seats filled rightly, 0.39 and more)."""
+    rx, ry = _row_direction([c for b in bands for c in b], up)
+    gaps: list[float] = []
+    for band in bands:
+        along = sorted(x * rx + y * ry for x, y in map(_anchor, band))
+        gaps += [b - a for a, b in itertools.pairwise(along)]
+    return len(gaps) >= 2 and min(gaps) < SAME_PLACE * float(np.median(gaps))
 
 
 MAX_TURNED = 4  # more one-corner cards turned than this in a seat: the seat was read from the far corners, alike

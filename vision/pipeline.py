@@ -126,9 +126,10 @@ def _scored_whatever_unknown(laid: TableLayout, layout: TableLayout, rules: Rule
     short = short_seats(layout)
     if short is None and not _only_unsure(layout):
         return layout, None
-    filled, gaps = with_gaps_filled(laid, short, min_confidence) if short else (laid, [])
+    filled, gaps, suspects = with_gaps_filled(laid, short, min_confidence) if short else (laid, [], [])
     unsure = unsure_cards(filled, min_confidence)
-    found = _whichever_unsure(filled, unsure + [g.unsure for g in gaps], rules, banker) if unsure is not None else None
+    tried = None if unsure is None else unsure + [g.unsure for g in gaps] + suspects
+    found = _whichever_unsure(filled, tried, rules, banker) if tried is not None else None
     if found is None:
         return replace(layout, problems=gap_hints(told(layout.problems, unsure or [], settled=False), gaps)), None
     reading, scored = found

@@ -21,6 +21,10 @@ from .types import Box, CardDetection, LaidRows, Problem, SeatLayout, TableLayou
 from .unsure import Unsure
 
 MAX_UNSEEN = 3  # cards missing from the whole table at most; beyond, the short seats block as before
+# A sure card whose reader gave a card not seen at least this much may be that card, and the card not seen
+# its reading (a simulated miss on a validation table: an Ah read 4h at 0.875, Ah 0.048, and the real 4h
+# unseen); such swaps are tried too. A reader's floor for identities it does not see is ~0.001-0.002.
+MAY_BE = 0.01
 SHORT_SEAT_KINDS = ("card_count", "row_size")  # the problems a short seat reports (vision.layout)
 
 
@@ -60,13 +64,26 @@ def _row_box(row: tuple[CardDetection, ...]) -> Box:
             max(c.box[2] for c in row), max(c.box[3] for c in row))
 
 
+def swap_suspects(layout: TableLayout, candidates: tuple[Card, ...], min_confidence: float) -> list[Unsure]:
+    """The surely read cards that may be one of the ``candidates`` (their reader gave it at least
+    ``MAY_BE``), each with its reading and those: if one is, the card not seen is its reading."""
+    out: list[Unsure] = []
+    for c in (c for s in layout.seats for c in s.cards if c.confidence >= min_confidence and not c.unseen):
+        others = tuple(a for a, p in c.alternatives if p >= MAY_BE and a != c.card and a in candidates)
+        if others:
+            out.append(Unsure(c, (c.card, *others)))
+    return out
+
+
 def with_gaps_filled(layout: TableLayout, short: list[SeatLayout], min_confidence: float
-                     ) -> tuple[TableLayout, list[Gap]]:
+                     ) -> tuple[TableLayout, list[Gap], list[Unsure]]:
     """``layout`` with each short seat's rows completed by placeholders (``CardDetection.unseen``: no
-    confidence, the row's box) and the short seats' own problems dropped; and the gaps they fill."""
+    confidence, the row's box) and the short seats' own problems dropped; the gaps they fill; and the sure
+    cards that may be one of the cards not seen (``swap_suspects``), whose readings the gaps may then be."""
     held = {c.card for s in layout.seats for c in s.cards if c.confidence >= min_confidence}
     held |= {c.card for c in layout.unassigned if c.confidence >= min_confidence}
-    candidates = tuple(c for c in DECK if c not in held)
+    suspects = swap_suspects(layout, tuple(c for c in DECK if c not in held), min_confidence)
+    candidates = tuple(c for c in DECK if c not in held or any(u.card.card == c for u in suspects))
     names = {s.seat for s in short}
     gaps: list[Gap] = []
     seats: list[SeatLayout] = []
@@ -85,7 +102,7 @@ def with_gaps_filled(layout: TableLayout, short: list[SeatLayout], min_confidenc
         seats.append(replace(seat, cards=tuple(c for r in laid for c in r), rows=laid, short_rows=None))
     problems = tuple(p for p in layout.problems if not (p.kind in SHORT_SEAT_KINDS and p.seat in names))
     filled = replace(layout, seats=tuple(seats), problems=problems)
-    return filled, gaps
+    return filled, gaps, suspects
 
 
 def gap_notes(gaps: list[Gap], shown: dict[int, Card]) -> tuple[Problem, ...]:
@@ -125,4 +142,5 @@ def gap_hints(problems: tuple[Problem, ...], gaps: list[Gap]) -> tuple[Problem, 
     return tuple(out)
 
 
-__all__ = ["MAX_NAMED", "MAX_UNSEEN", "Gap", "gap_hints", "gap_notes", "short_seats", "with_gaps_filled"]
+__all__ = ["MAX_NAMED", "MAX_UNSEEN", "MAY_BE", "Gap", "gap_hints", "gap_notes", "short_seats", "swap_suspects",
+           "with_gaps_filled"]
