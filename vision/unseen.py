@@ -5,10 +5,13 @@ of focus). When the player's other cards show three clear rows that the missing 
 3 + 5 + 5 one way only (``SeatLayout.short_rows``), the gap is in a known row; what fills it is one
 of the cards no sure card on the table is (one deck, RULES.md): with 4 players every card is dealt,
 so the unseen cards are exactly the ones not read. Each gap is given every such identity
-(``vision.unsure`` scores all combinations, with the unsure cards', one deck); when every one
-settles the round alike, the round is scored and the short seats' problems become notes saying what
-the unseen card must be, or that the scores are the same whichever it is. Otherwise they block, as
-before: the referee never guesses a card that changes the score.
+(``vision.unsure`` scores all combinations, with the unsure cards', one deck); a surely read card
+whose reader gave one of those identities at least ``MAY_BE`` is tried as it too, the gaps then as
+its reading (``swap_suspects``: a misread whose true identity is the card not seen). When every
+combination settles the round alike, the round is scored and the short seats' problems become notes
+saying what the unseen card must be, or that the scores are the same whichever it is. Otherwise they
+block, as before, naming the cards a gap may be when they are few: the referee never guesses a card
+that changes the score.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ SHORT_SEAT_KINDS = ("card_count", "row_size")  # the problems a short seat repor
 @dataclass(frozen=True)
 class Gap:
     """One card missing from a seat's row: the placeholder standing in for it, and the identities it may have
-    (every card no sure card on the table is)."""
+    (every card no sure card on the table is, and the readings of the ``swap_suspects``)."""
 
     seat: str
     row: str
