@@ -504,3 +504,15 @@ def test_a_short_seat_with_two_cards_at_one_place_in_a_row_does_not_know_its_row
     assert bands is not None and [len(b) for b in bands] == [3, 5, 4]
     assert _short_rows(bands, moved, 0.0, {}) is None
     assert _short_rows(_split_rows(bottom, 0.0), bottom, 0.0, {}) is not None  # as laid, the rows are known
+
+
+def test_a_read_at_another_cards_place_in_a_row_blocks_even_when_it_completes_the_hand() -> None:
+    # bottom's 9d was not found, and a pip of the 8c reads as a 7c at the 8c's place: 13 cards in 3 + 5 + 5
+    # rows, but one of the middle's cards is not a card of that row
+    dets = [d for d in table(["bottom", "top"]) if str(d.card) != "9d"]
+    eight = next(d for d in dets if str(d.card) == "8c")
+    dets.append(card_at(Card.parse("7c"), eight.center[0] + 3.0, eight.center[1] + 2.0, 0.0, confidence=0.95))
+    result = layout_table(dets)
+    stop = [p for p in result.problems if p.blocking]
+    assert [(p.kind, p.seat) for p in stop] == [("row_size", "bottom")]
+    assert "lie at one place in a row" in stop[0].message and {"8c", "7c"} <= set(stop[0].message.split())
