@@ -142,6 +142,21 @@ def test_free_shape_special_blocks_where_the_rows_are_compared_too() -> None:
     assert forced.settlement is not None and forced.settlement.players[0].report.special == "dragon"
 
 
+def test_free_shape_special_judged_on_the_rows_blocks() -> None:
+    # three flushes (三同花) is judged on the rows as laid: cards in a ring show none, so they are not scored as
+    # it (a hand laid in rows that the layout did not find would otherwise be given a special it may not show)
+    dets = in_a_circle("2h 5h 8h 3s 6s 8s Js Ks 4c 7c Tc Jc 2c") + seat_cards(HANDS["top"], "top", CENTRES["top"])
+    detector = lambda img: Detections(width=1000, height=1000, cards=tuple(dets))
+    image = np.zeros((1000, 1000, 3), np.uint8)
+    reading = read_photo(image, load_ruleset("classic"), detector=detector)
+    assert reading.settlement is None
+    stop = [p for p in reading.problems if p.blocking]
+    assert [(p.kind, p.seat) for p in stop] == [("no_rows", "bottom")]
+    assert "three_flushes is judged on the rows as laid: lay them in rows" in stop[0].message
+    forced = read_photo(image, load_ruleset("classic"), detector=detector, force=True)
+    assert forced.settlement is not None and forced.settlement.players[0].report.special == "three_flushes"
+
+
 def test_free_shape_without_a_special_blocks_scoring() -> None:
     dets = in_a_circle("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Qs") + seat_cards(HANDS["top"], "top", CENTRES["top"])
     reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),

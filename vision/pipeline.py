@@ -22,7 +22,7 @@ from referee.errors import InputError
 from referee.round import PlayerHand, Round
 from referee.ruleset import Ruleset
 from referee.settle import Settlement, settle
-from referee.specials import Rows
+from referee.specials import PREDICATES, Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
@@ -170,19 +170,25 @@ def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows]
             problems[at] = replace(problems[at], blocking=True, kind="row_size",
                                    message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows, and they hold no "
                                            f"special hand of {rules.name}")
-        else:
-            rows[seat.seat] = free
-            if rules.special.settlement == "bonus":  # the rows are compared too, and the photo shows none
-                problems[at] = replace(problems[at], blocking=True,
-                                       message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows; under {rules.name} "
-                                               "a special is a bonus on top of the rows, which are compared as "
-                                               "laid: lay them in rows (--force plays them as "
-                                               f"{' | '.join(format_cards(r) for r in free)})")
+            continue
+        special, played = free
+        rows[seat.seat] = played
+        as_played = f"(--force plays them as {' | '.join(format_cards(r) for r in played)})"
+        if PREDICATES[special].needs_rows:  # judged on the rows as laid (RULES.md), and there are none
+            problems[at] = replace(problems[at], blocking=True,
+                                   message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows; {special} is judged on "
+                                           f"the rows as laid: lay them in rows {as_played}")
+        elif rules.special.settlement == "bonus":  # the rows are compared too, and the photo shows none
+            problems[at] = replace(problems[at], blocking=True,
+                                   message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows; under {rules.name} "
+                                           "a special is a bonus on top of the rows, which are compared as "
+                                           f"laid: lay them in rows {as_played}")
     return rows, replace(layout, problems=tuple(problems))
 
 
-def _free_shape_rows(seat: SeatLayout, rules: Ruleset) -> Rows | None:
-    """For 13 cards laid as a special: an arrangement that shows the special, or None."""
+def _free_shape_rows(seat: SeatLayout, rules: Ruleset) -> tuple[str, Rows] | None:
+    """For 13 cards laid as a special: the highest special they hold and an arrangement that shows it
+    (for a special judged on the 13 cards alone, the solver's best), or None."""
     from referee.solver import analyse_splits, best_special, solve
 
     cards: list[Card] = [c.card for c in seat.cards]
@@ -193,8 +199,8 @@ def _free_shape_rows(seat: SeatLayout, rules: Ruleset) -> Rows | None:
     if key is None:
         return None
     if split is not None:
-        return hand.split_rows(split)
-    return solve(cards, rules, top=1).best[0].rows
+        return key, hand.split_rows(split)
+    return key, solve(cards, rules, top=1).best[0].rows
 
 
 def _round_for(layout: TableLayout, seat_rows: dict[str, Rows], rules: Ruleset, banker: str | None,
