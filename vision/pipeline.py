@@ -22,7 +22,7 @@ from referee.errors import InputError
 from referee.round import PlayerHand, Round
 from referee.ruleset import Ruleset
 from referee.settle import Settlement, settle
-from referee.specials import PREDICATES, Rows
+from referee.specials import PREDICATES, HandFacts, Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
@@ -174,7 +174,7 @@ def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows]
         special, played = free
         rows[seat.seat] = played
         as_played = f"(--force plays them as {' | '.join(format_cards(r) for r in played)})"
-        if PREDICATES[special].needs_rows:  # judged on the rows as laid (RULES.md), and there are none
+        if not _shows_without_rows(seat, rules):  # its specials are judged on the rows as laid (RULES.md)
             problems[at] = replace(problems[at], blocking=True,
                                    message=f"{seat.seat}: 13 cards not laid as 3 + 5 + 5 rows; {special} is judged on "
                                            f"the rows as laid: lay them in rows {as_played}")
@@ -184,6 +184,15 @@ def _playable_rows(layout: TableLayout, rules: Ruleset) -> tuple[dict[str, Rows]
                                            "a special is a bonus on top of the rows, which are compared as "
                                            f"laid: lay them in rows {as_played}")
     return rows, replace(layout, problems=tuple(problems))
+
+
+def _shows_without_rows(seat: SeatLayout, rules: Ruleset) -> bool:
+    """The 13 cards hold a special of ``rules`` judged on the cards alone (not three flushes / straights,
+    which the rows as laid must show): a hand laid without rows can be one only of those. A hand laid in rows
+    that the layout did not find must not be given an arrangement special its rows may not show."""
+    facts = HandFacts([c.card for c in seat.cards])
+    return any(not PREDICATES[key].needs_rows and PREDICATES[key].test(facts, None)
+               for key in rules.specials_high_to_low)
 
 
 def _free_shape_rows(seat: SeatLayout, rules: Ruleset) -> tuple[str, Rows] | None:
