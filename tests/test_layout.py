@@ -531,3 +531,21 @@ def test_a_read_at_another_cards_place_in_a_row_blocks_even_when_it_completes_th
     stop = [p for p in result.problems if p.blocking]
     assert [(p.kind, p.seat) for p in stop] == [("row_size", "bottom")]
     assert "lie at one place in a row" in stop[0].message and {"8c", "7c"} <= set(stop[0].message.split())
+
+
+def test_a_short_seat_does_not_know_its_rows_when_a_card_read_twice_may_lie_in_either_of_two() -> None:
+    from vision.layout import _either_row, _short_rows, _split_rows
+
+    # bottom's 9d (middle) was not read, and its index read as Js, the tail's card below it: one card with
+    # two indices at one turn, anchored at either. Which row is short then depends on which read is the Js.
+    laid = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])
+    nine = next(c for c in laid if str(c.card) == "9d")
+    corner = lambda c: (c.outline[0][0] + 1, c.outline[0][1] + 1, c.outline[0][0] + 11, c.outline[0][1] + 16)
+    cards = [replace(c, index_boxes=(corner(c), corner(nine)) if str(c.card) == "Js" else (corner(c),))
+             for c in laid if c is not nine]
+    bands = _split_rows(cards, 0.0)
+    assert bands is not None and sorted(len(b) for b in bands) == [3, 4, 5]
+    assert _either_row(bands, 0.0) and _short_rows(bands, cards, 0.0, {}) is None
+    alone = [replace(c, index_boxes=(corner(c),)) for c in laid if c is not nine]  # read once: the middle is short
+    bands = _split_rows(alone, 0.0)
+    assert bands is not None and not _either_row(bands, 0.0) and _short_rows(bands, alone, 0.0, {}) is not None

@@ -648,6 +648,8 @@ def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardD
     turned corner (``_turned_unclear``), if any, are where the other cards alone say; else None."""
     if bands is None or len(group) >= HAND_SIZE:
         return None
+    if _either_row(bands, up):
+        return None
     if (turned := _turned_ids(read_up, group)) and not _turned_agree(turned, group, up, bands):
         return None
     fills = _fills(bands, HAND_SIZE - len(group))
@@ -655,6 +657,19 @@ def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardD
         return None
     head, middle, tail = (tuple(b) for b in (bands if fills[0][0] else bands[::-1]))
     return head, middle, tail
+
+
+def _either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
+    """A card read twice at one turn (``_anchor_choices``) whose two anchors lie nearest different rows: the
+    other read may be the index of the card missing from that row (a misread of the same identity as its
+    neighbour), so which row is short is not known."""
+    ux, uy = _up_vector(up)
+    far = [float(np.median([x * ux + y * uy for x, y in map(_anchor, band)])) for band in bands]
+
+    def row(point: tuple[float, float]) -> int:
+        return int(np.argmin([abs(point[0] * ux + point[1] * uy - f) for f in far]))
+
+    return any(len({row(a) for a in _anchor_choices(c)}) > 1 for band in bands for c in band)
 
 
 SAME_PLACE = 0.25  # two cards of a row closer along it than this share of the seat's median spacing lie "at one place"
