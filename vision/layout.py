@@ -644,8 +644,10 @@ def _fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[b
 def _short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDetection], up: float,
                 read_up: dict[Box, float | None]) -> LaidRows | None:
     """A seat short of cards: its rows (head, middle, tail) as laid when its cards show three rows that the
-    missing cards complete to 3 + 5 + 5 one way only, and the cards placed by an outline estimated from a
-    turned corner (``_turned_unclear``), if any, are where the other cards alone say; else None."""
+    missing cards complete to 3 + 5 + 5 one way only, no card read twice may lie in either of two rows
+    (``_either_row``), no two cards lie at one place in a row (``_stacked_in_a_row``), and the cards placed
+    by an outline estimated from a turned corner (``_turned_unclear``), if any, are where the other cards
+    alone say; else None."""
     if bands is None or len(group) >= HAND_SIZE:
         return None
     if _either_row(bands, up):
