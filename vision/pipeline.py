@@ -19,10 +19,11 @@ import numpy.typing as npt
 
 from referee.cards import Card, format_cards
 from referee.errors import InputError
+from referee.hand import laid_special
 from referee.round import PlayerHand, Round
 from referee.ruleset import Ruleset
 from referee.settle import Settlement, settle
-from referee.specials import PREDICATES, HandFacts, Rows
+from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_table
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
@@ -133,7 +134,9 @@ def _scored_whatever_unknown(laid: TableLayout, layout: TableLayout, rules: Rule
     if found is None:
         return replace(layout, problems=gap_hints(told(layout.problems, unsure or [], settled=False), gaps)), None
     reading, scored = found
-    shown = _playable_rows(relabelled(filled, {id(g.card): reading[id(g.card)] for g in gaps}), rules)[1]
+    shown = layout  # with no gaps, ``filled`` is ``laid``, whose playable rows ``layout`` already holds
+    if gaps:
+        shown = _playable_rows(relabelled(filled, {id(g.card): reading[id(g.card)] for g in gaps}), rules)[1]
     return replace(shown, problems=told(shown.problems, unsure or [], settled=True) + gap_notes(gaps, reading)), scored
 
 
@@ -190,9 +193,7 @@ def _shows_without_rows(seat: SeatLayout, rules: Ruleset) -> bool:
     """The 13 cards hold a special of ``rules`` judged on the cards alone (not three flushes / straights,
     which the rows as laid must show): a hand laid without rows can be one only of those. A hand laid in rows
     that the layout did not find must not be given an arrangement special its rows may not show."""
-    facts = HandFacts([c.card for c in seat.cards])
-    return any(not PREDICATES[key].needs_rows and PREDICATES[key].test(facts, None)
-               for key in rules.specials_high_to_low)
+    return laid_special([c.card for c in seat.cards], None, False, rules) is not None
 
 
 def _free_shape_rows(seat: SeatLayout, rules: Ruleset) -> tuple[str, Rows] | None:
