@@ -705,8 +705,13 @@ def _turned_agree(turned: set[int], group: list[CardDetection], up: float, bands
     if len(turned) > MAX_TURNED:
         return False
     alone = _split_rows([g for g in group if id(g) not in turned], up)
-    if alone is None or len(_fills(alone, HAND_SIZE - sum(len(b) for b in alone))) != 1:
-        return False
+    return (alone is not None and len(_fills(alone, HAND_SIZE - sum(len(b) for b in alone))) == 1
+            and _same_rows(bands, alone, turned))
+
+
+def _same_rows(bands: tuple[list[CardDetection], ...], alone: tuple[list[CardDetection], ...], turned: set[int]
+               ) -> bool:
+    """The cards of ``bands`` but the ``turned`` ones lie in the rows ``alone`` (the seat split without those)."""
     return [{id(c) for c in band if id(c) not in turned} for band in bands] == [{id(c) for c in b} for b in alone]
 
 
@@ -730,10 +735,8 @@ def _turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection]
     fills = _fills(alone, len(turned))
     if not fills:
         return None  # the other cards alone do not show rows that the turned ones complete
-    first = next(g for g in group if id(g) in turned)
-    kept = [{id(c) for c in band if id(c) not in turned} for band in bands]
-    if kept != [{id(c) for c in b} for b in alone] or len(fills) > 1:
-        return first
+    if not _same_rows(bands, alone, turned) or len(fills) > 1:
+        return next(g for g in group if id(g) in turned)
     return None
 
 
