@@ -255,6 +255,21 @@ def test_a_two_corner_card_read_the_wrong_way_goes_back_to_its_player() -> None:
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
 
 
+def test_a_near_hand_spread_out_in_a_slanted_photo_faces_the_middle_of_the_table() -> None:
+    # A photo taken at a slant draws the near (bottom) hand large and the far one small, so the plain
+    # mean of all cards lies inside the near hand, past its head row. Every near card showed both
+    # corners, half read from the bottom-right one: the head row's cards must still face the far
+    # player, toward the table's middle, which a card's size in the photo places (its depth).
+    bottom = _seen_from_afar(seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"], overlap=1.1),
+                             CENTRES["bottom"], 2.0)
+    bottom = [replace(either_way(c, flip=i % 2 == 0), box=c.box) for i, c in enumerate(bottom)]
+    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 380.0)
+    top = _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
+    result = layout_table(bottom + top)
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
 def _top_left_index(d: CardDetection) -> tuple[float, float, float, float]:
     """The top-left index box of a bottom-seat card (facing 0 degrees) whose outline is exact: where the
     mean card geometry puts it."""

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from referee.cards import HAND_SIZE, ROW_NAMES
 from referee.cards import ROW_SIZES as SIZE_OF_ROW
@@ -477,15 +478,15 @@ MIDDLE_COS = 0.5  # a card whose facing is within 60 degrees of toward / away fr
 def _orient_either_way(cards: list[CardDetection]) -> list[CardDetection]:
     """A card that showed both corner indices faces either way (a card turned half round looks
     the same). With more than one hand on the table, players sit around it and their cards'
-    tops face its middle: take the way toward the middle of all cards when that is clear.
-    Otherwise take the way of the nearest cards read from one corner (in overlapped rows that
-    is the top-left index); with none around, leave it."""
+    tops face its middle: take the way toward the middle of the table when that is clear.
+    Otherwise take the way of the nearest cards whose way is known (read from one corner: in
+    overlapped rows that is the top-left index; or settled by the middle); with none around,
+    leave it."""
     if not any(c.up_either_way for c in cards):
         return cards
-    fixed = [c for c in cards if c.up is not None and not c.up_either_way]
     several = len(cards) > HAND_SIZE
-    middle = np.mean([c.center for c in cards], axis=0)
-    out = []
+    middle = _table_middle(cards)
+    out: list[CardDetection | None] = []
     for c in cards:
         if not c.up_either_way or c.up is None:
             out.append(c)
@@ -494,15 +495,31 @@ def _orient_either_way(cards: list[CardDetection]) -> list[CardDetection]:
         away = np.asarray(c.center) - middle
         norm = float(np.linalg.norm(away))
         facing = float(ux * away[0] + uy * away[1]) / norm if norm > 0 else 0.0
-        if several and abs(facing) > MIDDLE_COS:
-            turn = facing > 0
-        else:
-            near = sorted(((d, f) for f in fixed if (d := _linked(c, f)) is not None),
-                          key=lambda t: t[0])[:NEIGHBOURS]
-            size = _card_size(c)
-            turn = sum(math.cos(math.radians((f.up or 0.0) - c.up)) / (1 + d / size) for d, f in near) < 0
-        out.append(_turned(c) if turn else c)
-    return out
+        out.append((_turned(c) if facing > 0 else c) if several and abs(facing) > MIDDLE_COS else None)
+    known = [o for o in out if o is not None and o.up is not None]
+    settled: list[CardDetection] = []
+    for c, o in zip(cards, out, strict=True):
+        if o is not None:
+            settled.append(o)
+            continue
+        assert c.up is not None
+        near = sorted(((d, f) for f in known if (d := _linked(c, f)) is not None),
+                      key=lambda t: t[0])[:NEIGHBOURS]
+        size = _card_size(c)
+        turn = sum(math.cos(math.radians((f.up or 0.0) - c.up)) / (1 + d / size) for d, f in near) < 0
+        settled.append(_turned(c) if turn else c)
+    return settled
+
+
+def _table_middle(cards: Sequence[CardDetection]) -> npt.NDArray[np.float64]:
+    """Where the middle of the table between the cards lies in the photo. A photo taken at a slant
+    draws near cards larger and far distances shorter, so the plain mean of the cards lies too
+    near the camera (inside the near hand, past its far row, on strongly slanted photos). The
+    image of the middle of points on the table is their mean weighted by depth, and a card's
+    depth goes as one over its size in the photo."""
+    centres = np.array([c.center for c in cards], dtype=np.float64)
+    weights = 1.0 / np.maximum(np.array([_card_size(c) for c in cards], dtype=np.float64), 1.0)
+    return np.asarray((centres * weights[:, None]).sum(axis=0) / weights.sum(), np.float64)
 
 
 def _linked(x: CardDetection, y: CardDetection) -> float | None:
