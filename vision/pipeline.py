@@ -25,7 +25,8 @@ from referee.ruleset import Ruleset
 from referee.settle import Settlement, settle
 from referee.specials import Rows
 from vision.image_io import read_image
-from vision.layout import LayoutConfig, layout_table
+from vision.layout import LayoutConfig, layout_keeping_both_reads, layout_table
+from vision.twice import read_twice, twice_note, twice_problem
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
 from vision.unseen import gap_hints, gap_notes, short_seats, with_gaps_filled
 from vision.unsure import Unsure, relabelled, settle_whichever, told, unsure_cards
@@ -100,6 +101,13 @@ def read_photo(
         # forced too: the app reads with force=True, and a table settled whatever its unsure cards are is
         # better shown whole than with those seats left out
         layout, scored = _scored_whatever_unknown(laid, layout, rules, banker, min_confidence)
+        if scored is None and any(p.kind == "duplicate_card" and p.blocking for p in layout.problems):
+            config = LayoutConfig(min_confidence=min_confidence)
+            both = layout_keeping_both_reads(detections.cards, config, detections.unread)
+            if both is not None and (found := _scored_whichever_read_twice(both, rules, banker, min_confidence)):
+                layout, scored = found
+                if scored is None:
+                    seat_rows = {}
         if scored is not None:
             seat_rows, round_, settlement = scored
     layout = replace(layout, problems=layout.problems + tuple(problems))
@@ -138,6 +146,28 @@ def _scored_whatever_unknown(laid: TableLayout, layout: TableLayout, rules: Rule
     if gaps:
         shown = _playable_rows(relabelled(filled, {id(g.card): reading[id(g.card)] for g in gaps}), rules)[1]
     return replace(shown, problems=told(shown.problems, unsure or [], settled=True) + gap_notes(gaps, reading)), scored
+
+
+def _scored_whichever_read_twice(both: TableLayout, rules: Ruleset, banker: str | None, min_confidence: float
+                                 ) -> tuple[TableLayout, Scored | None] | None:
+    """``both``: the table laid out with both confident reads of an identity read twice kept. When nothing
+    else but cards read unsurely blocks it: the round, scored when every choice of which read is the identity
+    and which another card not seen (with every plausible reading of the unsure cards) settles it alike, with
+    a note that says so (``vision.twice``); otherwise ``both`` with the problem naming the two reads and what
+    the other may be. None when something else blocks ``both`` too."""
+    laid = _playable_rows(both, rules)[1]
+    if any(p.blocking and p.kind != "low_confidence" for p in laid.problems):
+        return None
+    twice = read_twice(both, min_confidence)
+    if twice is None:
+        return None
+    read, unsure = twice
+    found = _whichever_unsure(both, unsure + read.unsure, rules, banker)
+    if found is None:
+        return replace(laid, problems=(*told(laid.problems, unsure, settled=False), twice_problem(read))), None
+    reading, scored = found
+    shown = _playable_rows(relabelled(both, {id(r): reading[id(r)] for r in read.reads}), rules)[1]
+    return replace(shown, problems=(*told(shown.problems, unsure, settled=True), twice_note(read, reading))), scored
 
 
 def _whichever_unsure(laid: TableLayout, unsure: list[Unsure], rules: Ruleset, banker: str | None
