@@ -415,6 +415,21 @@ def test_a_surer_read_of_a_card_away_from_every_hand_is_left_out() -> None:
     assert note.card == "9d" and not note.blocking and "(950, 60)" in note.message
 
 
+def test_artwork_read_as_a_card_far_smaller_than_its_seats_cards_is_left_out() -> None:
+    # A card back's artwork lies among the bottom player's cards and is read as a card no one holds. Its size
+    # in the photo (0.4 of the cards around it) says it is not one of the hand's cards.
+    identity = "Ks"
+    dets = table(["bottom", "top"])
+    x, y = CENTRES["bottom"]
+    art = _seen_from_afar([card_at(Card.parse(identity), x + 20, y - 40, 0.0, confidence=1.0)], (x + 20, y - 40), 0.4)
+    result = layout_table(dets + art)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    [note] = [p for p in result.problems if p.card == identity]
+    assert note.kind == "unassigned_card" and not note.blocking
+    assert note.message.endswith("is ignored: far smaller than the cards around it (artwork read as a card)")
+
+
 def test_a_card_read_as_another_players_card_still_blocks() -> None:
     # The top player's Qc misread as 9d, which the bottom player holds: whichever read is kept, a
     # hand is a card short, so neither is guessed.
