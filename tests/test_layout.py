@@ -270,6 +270,22 @@ def test_a_near_hand_spread_out_in_a_slanted_photo_faces_the_middle_of_the_table
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
 
 
+def test_cards_read_the_wrong_way_round_go_to_the_player_of_their_size() -> None:
+    # The same slanted photo, rows overlapped: the far player's nearest card (its tail's first) was read from
+    # its bottom-right index, so it seems to face the near player and lies beside their head row; the near
+    # player's head card was read so too, and seems to face the far player. Each seat then holds 13 cards,
+    # one of them the other's. A card far smaller (or larger) than the cards around it is not theirs: it goes
+    # to the seat whose cards are its size, and that seat gives back the card it faces once turned.
+    bottom = _seen_from_afar(seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]), CENTRES["bottom"], 2.0)
+    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 380.0)
+    top = _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
+    bottom[0] = upside_down(bottom[0])  # 2c, the head's first card
+    top[8] = upside_down(top[8])  # As, the first card of the tail, the row nearest the bottom player
+    result = layout_table(bottom + top)
+    assert not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
 def _top_left_index(d: CardDetection) -> tuple[float, float, float, float]:
     """The top-left index box of a bottom-seat card (facing 0 degrees) whose outline is exact: where the
     mean card geometry puts it."""

@@ -359,7 +359,7 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
     """Seats, rows and problems for cards read once each."""
     read_up = {c.index_boxes[0]: c.up for c in cards if len(c.index_boxes) == 1}
     cards = _orient_either_way(cards)
-    groups = _give_back_misturned(_face_the_table(_seat_groups(cards)))
+    groups = _give_back_misturned(_to_the_seat_of_its_size(_face_the_table(_seat_groups(cards))))
     seats: list[SeatLayout] = []
     unassigned: list[CardDetection] = []
     names_used: dict[str, int] = defaultdict(int)
@@ -445,6 +445,24 @@ def _face_the_table(groups: list[tuple[list[CardDetection], float]]) -> list[tup
                 up = (up + 180) % 360
         out.append((group, up))
     return out
+
+
+def _to_the_seat_of_its_size(groups: list[Group]) -> list[Group]:
+    """A card far smaller or larger than its seat's cards (``CLUTTER_SCALE``) is not one of them. When it
+    lies beside a seat whose cards are its size (``IN_SCALE``), facing that seat once turned or as it is
+    (a far player's card read from its bottom-right index joins the near player), it moves there; a seat
+    then holding more than a hand gives back a card (``_give_back_misturned``)."""
+    seats = [(group, up, float(np.median([_card_size(c) for c in group]))) for group, up in groups if len(group) >= 4]
+    for group, _up, median in seats:
+        for card in [c for c in group if not CLUTTER_SCALE <= _card_size(c) / median <= 1 / CLUTTER_SCALE]:
+            for target, t_up, t_median in seats:
+                if (target is group or not IN_SCALE[0] <= _card_size(card) / t_median <= IN_SCALE[1]
+                        or card.up is None or not any(_linked(card, m) is not None for m in target)):
+                    continue
+                group.remove(card)
+                target.append(card if _faces(card, t_up) else _turned(card))
+                break
+    return groups
 
 
 def _give_back_misturned(groups: list[tuple[list[CardDetection], float]],
