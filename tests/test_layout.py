@@ -431,19 +431,20 @@ def test_a_surer_read_of_a_card_away_from_every_hand_is_left_out() -> None:
     assert note.card == "9d" and not note.blocking and "(950, 60)" in note.message
 
 
-def test_artwork_read_as_a_card_far_smaller_than_its_seats_cards_is_left_out() -> None:
-    # A card back's artwork lies among the bottom player's cards and is read as a card no one holds. Its size
-    # in the photo (0.4 of the cards around it) says it is not one of the hand's cards.
+@pytest.mark.parametrize(("scale", "what"), [(0.4, "smaller"), (2.2, "larger")])
+def test_artwork_read_as_a_card_far_out_of_scale_with_its_seats_cards_is_left_out(scale: float, what: str) -> None:
+    # Artwork among the bottom player's cards (a card back showing four aces, a court card's picture) is read
+    # as a card no one holds. Its size in the photo says it is not one of the hand's cards.
     identity = "Ks"
     dets = table(["bottom", "top"])
     x, y = CENTRES["bottom"]
-    art = _seen_from_afar([card_at(Card.parse(identity), x + 20, y - 40, 0.0, confidence=1.0)], (x + 20, y - 40), 0.4)
+    art = _seen_from_afar([card_at(Card.parse(identity), x + 20, y - 40, 0.0, confidence=1.0)], (x + 20, y - 40), scale)
     result = layout_table(dets + art)
     assert not result.blocked
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
     [note] = [p for p in result.problems if p.card == identity]
     assert note.kind == "unassigned_card" and not note.blocking
-    assert note.message.endswith("is ignored: far smaller than the cards around it (artwork read as a card)")
+    assert note.message.endswith(f"is ignored: far {what} than the cards around it (artwork read as a card)")
 
 
 def test_a_card_read_as_another_players_card_still_blocks() -> None:
