@@ -12,6 +12,7 @@ from test_layout import CENTRES, seat_cards, table
 from test_unsure import photo, scores, unsure
 
 from referee.cards import DECK, Card
+from vision.annotate import draw
 from vision.types import CardDetection
 
 FOUR = ["bottom", "right", "top", "left"]
@@ -33,8 +34,13 @@ def test_a_card_read_as_another_on_the_table_that_changes_nothing_is_scored_with
     assert [(p.card, p.blocking) for p in notes] == [("2d", False)]
     assert notes[0].message.startswith("2d is seen twice: one of the two is another card, 3c, the one card of the "
                                        "deck not seen, and the scores are the same whichever it is (shown as 3c at (")
+    assert notes[0].seat == "top"
     top = next(s for s in reading.to_json()["seats"] if s["seat"] == "top")
     assert sorted(top["head"] + top["middle"]) == sorted(["Ah", "Kc", "3c", "7h", "7d", "Qc", "Qd", "2d"])
+    # the card shown as another than it was read is marked for checking, as a card not seen is
+    assert top["confidence"] == 0.0
+    assert [str(c.card) for s in reading.layout.seats for c in s.cards if c.confidence == 0.0] == ["3c"]
+    assert draw(reading).shape == reading.image.shape
 
 
 def test_a_card_read_twice_that_could_change_the_score_blocks_and_names_what_it_may_be() -> None:

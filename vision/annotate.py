@@ -66,9 +66,12 @@ def draw(reading: PhotoReading) -> BGRImage:
             if card.unseen:  # not on the photo: its identity, marked, at the end of its row
                 _label(out, f"{card.card}?", (int(card.box[2]), int(card.box[3])), PROBLEM, scale * 0.6)
                 continue
+            # shown as a card it was not read as (a card read twice, vision.twice): marked for checking
+            checked = card.confidence == 0.0
+            shade = PROBLEM if checked else shade
             cv2.polylines(out, [_polygon(card)], True, shade, max(2, int(scale * 4)))
             x1, y1 = int(card.box[0]), int(card.box[1])
-            _label(out, str(card.card), (x1, max(12, y1 - 4)), shade, scale * 0.6)
+            _label(out, f"{card.card}?" if checked else str(card.card), (x1, max(12, y1 - 4)), shade, scale * 0.6)
         xs = [c.center[0] for c in seat.cards]
         ys = [c.center[1] for c in seat.cards]
         if xs:

@@ -26,7 +26,7 @@ from referee.settle import Settlement, settle
 from referee.specials import Rows
 from vision.image_io import read_image
 from vision.layout import LayoutConfig, layout_keeping_both_reads, layout_table
-from vision.twice import read_twice, twice_note, twice_problem
+from vision.twice import read_twice, shown_as, twice_note, twice_problem
 from vision.types import MIN_CONFIDENCE, Detections, Problem, SeatLayout, TableLayout
 from vision.unseen import gap_hints, gap_notes, short_seats, with_gaps_filled
 from vision.unsure import Unsure, relabelled, settle_whichever, told, unsure_cards
@@ -166,7 +166,7 @@ def _scored_whichever_read_twice(both: TableLayout, rules: Ruleset, banker: str 
     if found is None:
         return replace(laid, problems=(*told(laid.problems, unsure, settled=False), twice_problem(read))), None
     reading, scored = found
-    shown = _playable_rows(relabelled(both, {id(r): reading[id(r)] for r in read.reads}), rules)[1]
+    shown = _playable_rows(shown_as(both, read, reading), rules)[1]
     return replace(shown, problems=(*told(shown.problems, unsure, settled=True), twice_note(read, reading))), scored
 
 

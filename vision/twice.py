@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from referee.cards import DECK, Card
 
 from .types import CardDetection, Problem, TableLayout
-from .unsure import Unsure, plausible_identities
+from .unsure import Unsure, plausible_identities, relabelled
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class ReadTwice:
 
     card: Card
     reads: tuple[CardDetection, CardDetection]
+    seats: tuple[str, str]  # the seat of each read
     identities: tuple[Card, ...]
 
     @property
@@ -47,6 +48,7 @@ def read_twice(layout: TableLayout, min_confidence: float) -> tuple[ReadTwice, l
     if len(twice) != 1 or len(twice[0]) != 2 or any(r.confidence < min_confidence for r in twice[0]):
         return None
     first, second = sorted(twice[0], key=lambda r: -r.confidence)
+    seat_of = {id(c): s.seat for s in layout.seats for c in s.cards}
     others = [c for c in seated if c is not first and c is not second]
     held = {c.card for c in others if c.confidence >= min_confidence}
     held |= {c.card for c in layout.unassigned if c.confidence >= min_confidence}
@@ -58,14 +60,15 @@ def read_twice(layout: TableLayout, min_confidence: float) -> tuple[ReadTwice, l
             if not may_be:
                 return None
             unsure.append(Unsure(c, may_be))
-    return ReadTwice(first.card, (first, second), identities), unsure
+    return ReadTwice(first.card, (first, second), (seat_of[id(first)], seat_of[id(second)]), identities), unsure
 
 
 def twice_note(twice: ReadTwice, shown: dict[int, Card]) -> Problem:
-    """The note (not blocking) for a table scored whichever read is which: what the other read is shown as
-    (``shown``: the identity each read, by ``id``, is scored as) and what it must or may be."""
-    first, second = twice.reads
-    misread = second if shown[id(first)] == twice.card else first
+    """The note (not blocking) for a table scored whichever read is which: the seat and place of the read
+    shown as another card (``shown``: the identity each read, by ``id``, is scored as) and what it must or
+    may be."""
+    at = 1 if shown[id(twice.reads[0])] == twice.card else 0
+    misread = twice.reads[at]
     other = shown[id(misread)]
     x, y = misread.center
     if len(twice.identities) == 2:
@@ -73,9 +76,16 @@ def twice_note(twice: ReadTwice, shown: dict[int, Card]) -> Problem:
     else:
         what = (f"another card, and the scores are the same whichever it is and whichever of the "
                 f"{len(twice.identities) - 1} cards not seen")
-    return Problem(kind="duplicate_card", card=str(twice.card), blocking=False,
+    return Problem(kind="duplicate_card", seat=twice.seats[at], card=str(twice.card), blocking=False,
                    message=f"{twice.card} is seen twice: one of the two is {what} (shown as {other} at "
                            f"({x:.0f}, {y:.0f}); check them)")
+
+
+def shown_as(layout: TableLayout, twice: ReadTwice, shown: dict[int, Card]) -> TableLayout:
+    """``layout`` with the two reads as ``shown``; the one shown as another card than it was read keeps no
+    confidence (as a card not seen: it is marked for checking)."""
+    misread = next(r for r in twice.reads if shown[id(r)] != twice.card)
+    return relabelled(layout, {id(r): shown[id(r)] for r in twice.reads}, unsure=frozenset({id(misread)}))
 
 
 MAX_NAMED = 4  # the problem names the cards the other read may be when there are at most this many
@@ -92,9 +102,10 @@ def twice_problem(twice: ReadTwice) -> Problem:
         what = f"another card, one of {', '.join(str(c) for c in others)}"
     else:
         what = "another card"
-    return Problem(kind="duplicate_card", card=str(twice.card),
+    seat = twice.seats[0] if twice.seats[0] == twice.seats[1] else None
+    return Problem(kind="duplicate_card", seat=seat, card=str(twice.card),
                    message=f"{twice.card} is seen twice, at ({x1:.0f}, {y1:.0f}) and ({x2:.0f}, {y2:.0f}): one of "
                            f"the two is {what}, and which one it is changes the scores: check them")
 
 
-__all__ = ["MAX_NAMED", "ReadTwice", "read_twice", "twice_note", "twice_problem"]
+__all__ = ["MAX_NAMED", "ReadTwice", "read_twice", "shown_as", "twice_note", "twice_problem"]

@@ -88,12 +88,14 @@ def readings(unsure: list[Unsure]) -> Iterator[dict[int, Card]] | None:
     )
 
 
-def relabelled(layout: TableLayout, reading: dict[int, Card]) -> TableLayout:
+def relabelled(layout: TableLayout, reading: dict[int, Card], unsure: frozenset[int] = frozenset()) -> TableLayout:
     """``layout`` with the cards in ``reading`` given those identities (and full confidence, but for the
-    places of unseen cards)."""
+    places of unseen cards and the cards in ``unsure``, by ``id``: no confidence)."""
     def card(c: CardDetection) -> CardDetection:
         new = reading.get(id(c))
-        return c if new is None else replace(c, card=new, confidence=c.confidence if c.unseen else 1.0)
+        if new is None:
+            return c
+        return replace(c, card=new, confidence=c.confidence if c.unseen else 0.0 if id(c) in unsure else 1.0)
 
     def seat(s: SeatLayout) -> SeatLayout:
         rows = s.rows
