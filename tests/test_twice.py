@@ -9,11 +9,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_layout import CENTRES, seat_cards, table
-from test_unsure import photo, scores, unsure
+from test_unsure import RULES, photo, scores, unsure
 
 from referee.cards import DECK, Card
 from vision.annotate import draw
-from vision.types import CardDetection
+from vision.pipeline import read_photo
+from vision.types import CardDetection, Detections
 
 FOUR = ["bottom", "right", "top", "left"]
 
@@ -52,6 +53,10 @@ def test_a_card_read_twice_that_could_change_the_score_blocks_and_names_what_it_
     assert twice.message.startswith("As is seen twice, at (")
     assert twice.message.endswith("one of the two is another card, Ac (the one card of the deck not seen), and which "
                                   "one it is changes the scores: check them")
+    # forced (the app reads so), the table as laid is scored without the seat that kept one read too few
+    detections = Detections(width=1000, height=1000, cards=tuple(misread(table(FOUR), "Ac", "As")))
+    forced = read_photo(np.zeros((8, 8, 3), np.uint8), RULES, force=True, detector=lambda _image: detections)
+    assert forced.settlement is not None and {p.name for p in forced.settlement.players} == {"bottom", "right", "left"}
 
 
 def test_with_two_players_a_card_read_twice_blocks() -> None:

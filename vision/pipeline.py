@@ -104,10 +104,12 @@ def read_photo(
         if scored is None and any(p.kind == "duplicate_card" and p.blocking for p in layout.problems):
             config = LayoutConfig(min_confidence=min_confidence)
             both = layout_keeping_both_reads(detections.cards, config, detections.unread)
-            if both is not None and (found := _scored_whichever_read_twice(both, rules, banker, min_confidence)):
+            found = _scored_whichever_read_twice(both, rules, banker, min_confidence) if both is not None else None
+            if isinstance(found, Problem):  # say what the other read may be, on the table as laid
+                layout = replace(layout, problems=tuple(found if p.kind == "duplicate_card" and p.card == found.card
+                                                        else p for p in layout.problems))
+            elif found is not None:
                 layout, scored = found
-                if scored is None:
-                    seat_rows = {}
         if scored is not None:
             seat_rows, round_, settlement = scored
     layout = replace(layout, problems=layout.problems + tuple(problems))
@@ -149,12 +151,12 @@ def _scored_whatever_unknown(laid: TableLayout, layout: TableLayout, rules: Rule
 
 
 def _scored_whichever_read_twice(both: TableLayout, rules: Ruleset, banker: str | None, min_confidence: float
-                                 ) -> tuple[TableLayout, Scored | None] | None:
+                                 ) -> tuple[TableLayout, Scored] | Problem | None:
     """``both``: the table laid out with both confident reads of an identity read twice kept. When nothing
     else but cards read unsurely blocks it: the round, scored when every choice of which read is the identity
     and which another card not seen (with every plausible reading of the unsure cards) settles it alike, with
-    a note that says so (``vision.twice``); otherwise ``both`` with the problem naming the two reads and what
-    the other may be. None when something else blocks ``both`` too."""
+    a note that says so (``vision.twice``); otherwise the problem naming the two reads and what the other may
+    be. None when something else blocks ``both`` too."""
     laid = _playable_rows(both, rules)[1]
     if any(p.blocking and p.kind != "low_confidence" for p in laid.problems):
         return None
@@ -164,7 +166,7 @@ def _scored_whichever_read_twice(both: TableLayout, rules: Ruleset, banker: str 
     read, unsure = twice
     found = _whichever_unsure(both, unsure + read.unsure, rules, banker)
     if found is None:
-        return replace(laid, problems=(*told(laid.problems, unsure, settled=False), twice_problem(read))), None
+        return twice_problem(read)
     reading, scored = found
     shown = _playable_rows(shown_as(both, read, reading), rules)[1]
     return replace(shown, problems=(*told(shown.problems, unsure, settled=True), twice_note(read, reading))), scored
