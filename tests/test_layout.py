@@ -255,16 +255,22 @@ def test_a_two_corner_card_read_the_wrong_way_goes_back_to_its_player() -> None:
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
 
 
+def _slanted_photo(overlap: float) -> tuple[list[CardDetection], list[CardDetection]]:
+    """The bottom and top hands on a photo taken at a slant: the near (bottom) hand, its rows overlapped by
+    ``overlap``, drawn twice its size, the far (top) one 0.45 of it."""
+    bottom = _seen_from_afar(seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"], overlap=overlap),
+                             CENTRES["bottom"], 2.0)
+    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 380.0)
+    return bottom, _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
+
+
 def test_a_near_hand_spread_out_in_a_slanted_photo_faces_the_middle_of_the_table() -> None:
     # A photo taken at a slant draws the near (bottom) hand large and the far one small, so the plain
     # mean of all cards lies inside the near hand, past its head row. Every near card showed both
     # corners, half read from the bottom-right one: the head row's cards must still face the far
     # player, toward the table's middle, which a card's size in the photo places (its depth).
-    bottom = _seen_from_afar(seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"], overlap=1.1),
-                             CENTRES["bottom"], 2.0)
+    bottom, top = _slanted_photo(overlap=1.1)
     bottom = [replace(either_way(c, flip=i % 2 == 0), box=c.box) for i, c in enumerate(bottom)]
-    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 380.0)
-    top = _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
     result = layout_table(bottom + top)
     assert not result.problems
     assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
@@ -276,9 +282,7 @@ def test_cards_read_the_wrong_way_round_go_to_the_player_of_their_size() -> None
     # player's head card was read so too, and seems to face the far player. Each seat then holds 13 cards,
     # one of them the other's. A card far smaller (or larger) than the cards around it is not theirs: it goes
     # to the seat whose cards are its size, and that seat gives back the card it faces once turned.
-    bottom = _seen_from_afar(seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]), CENTRES["bottom"], 2.0)
-    far = (CENTRES["bottom"][0], CENTRES["bottom"][1] - 380.0)
-    top = _seen_from_afar(seat_cards(HANDS["top"], "top", far), far, 0.45)
+    bottom, top = _slanted_photo(overlap=0.35)
     bottom[0] = upside_down(bottom[0])  # 2c, the head's first card
     top[8] = upside_down(top[8])  # As, the first card of the tail, the row nearest the bottom player
     result = layout_table(bottom + top)

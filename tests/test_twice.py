@@ -8,15 +8,14 @@ from dataclasses import replace
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_layout import CENTRES, seat_cards, table
+from test_layout import table
+from test_unseen import FOUR, dealt
 from test_unsure import RULES, photo, scores, unsure
 
-from referee.cards import DECK, Card
+from referee.cards import Card
 from vision.annotate import draw
 from vision.pipeline import read_photo
 from vision.types import CardDetection, Detections
-
-FOUR = ["bottom", "right", "top", "left"]
 
 
 def misread(cards: list[CardDetection], card: str, as_: str) -> list[CardDetection]:
@@ -78,13 +77,7 @@ def test_a_card_read_as_another_on_the_table_never_changes_a_score(order: list[i
                                                                   other: int) -> None:
     # any deal, laid in rows; one card read surely as another card on the table: the reading is the full
     # table's settlement, or it is not scored (never another score)
-    deck = [str(c) for c in DECK]
-    seats = FOUR[:players] if players != 3 else ["bottom", "left", "top"]
-    cards: list[CardDetection] = []
-    for k, seat in enumerate(seats):
-        hand = [deck[i] for i in order[13 * k: 13 * k + 13]]
-        rows = " | ".join(" ".join(r) for r in (hand[:3], hand[3:8], hand[8:]))
-        cards += seat_cards(rows, seat, CENTRES[seat], jitter=3.0, rng=np.random.default_rng(order[0]))
+    cards = dealt(order, players)
     full = scores(cards)
     assert full is not None
     card, as_ = str(cards[which % len(cards)].card), str(cards[other % len(cards)].card)

@@ -20,6 +20,18 @@ from vision.unseen import MAX_UNSEEN, MAY_BE
 FOUR = ["bottom", "right", "top", "left"]
 
 
+def dealt(order: list[int], players: int) -> list[CardDetection]:
+    """The deck in ``order`` dealt to ``players`` seats, each hand laid in rows (3 + 5 + 5, as dealt)."""
+    deck = [str(c) for c in DECK]
+    seats = FOUR[:players] if players != 3 else ["bottom", "left", "top"]
+    cards: list[CardDetection] = []
+    for k, seat in enumerate(seats):
+        hand = [deck[i] for i in order[13 * k: 13 * k + 13]]
+        rows = " | ".join(" ".join(r) for r in (hand[:3], hand[3:8], hand[8:]))
+        cards += seat_cards(rows, seat, CENTRES[seat], jitter=3.0, rng=np.random.default_rng(order[0]))
+    return cards
+
+
 def without(cards: list[CardDetection], *names: str) -> list[CardDetection]:
     return [c for c in cards if str(c.card) not in names]
 
@@ -127,13 +139,7 @@ def test_a_card_not_seen_and_an_unsure_card_are_tried_together() -> None:
 def test_cards_not_seen_never_change_a_score(order: list[int], players: int, gone: list[int]) -> None:
     # any deal, laid in rows; take away 1 to 3 of the cards on the table: the reading is the full table's
     # settlement, or it is not scored (never another score)
-    deck = [str(c) for c in DECK]
-    seats = FOUR[:players] if players != 3 else ["bottom", "left", "top"]
-    cards: list[CardDetection] = []
-    for k, seat in enumerate(seats):
-        hand = [deck[i] for i in order[13 * k: 13 * k + 13]]
-        rows = " | ".join(" ".join(r) for r in (hand[:3], hand[3:8], hand[8:]))
-        cards += seat_cards(rows, seat, CENTRES[seat], jitter=3.0, rng=np.random.default_rng(order[0]))
+    cards = dealt(order, players)
     full = scores(cards)
     assert full is not None
     missing = {str(cards[i % len(cards)].card) for i in gone}

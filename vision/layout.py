@@ -271,8 +271,8 @@ def layout_keeping_both_reads(detections: Sequence[CardDetection], config: Layou
     problems: list[Problem] = []
     layout = _layout_cards(_one_read_each(trial, order, problems, config.min_confidence), problems, config, unread)
     for seat in layout.seats:
-        median = float(np.median([_card_size(c) for c in seat.cards]))
-        if any(str(c.card) == key and not IN_SCALE[0] <= _card_size(c) / median <= IN_SCALE[1] for c in seat.cards):
+        median = _median_size(seat.cards)
+        if any(str(c.card) == key and not _in_scale(c, median) for c in seat.cards):
             return None  # a read not the size of its seat's cards: clutter read as a card, not a card misread
     return layout
 
@@ -326,19 +326,32 @@ CLUTTER_SCALE = 0.55     # a read under this share of its seat's cards' size, or
 IN_SCALE = (0.7, 1.5)    # a read this size of a seat's cards may be one of them
 
 
+def _median_size(cards: Sequence[CardDetection]) -> float:
+    return float(np.median([_card_size(c) for c in cards]))
+
+
+def _out_of_scale(card: CardDetection, median: float) -> bool:
+    """``card`` is far smaller or larger than cards of ``median`` size (``CLUTTER_SCALE``)."""
+    return not CLUTTER_SCALE <= _card_size(card) / median <= 1 / CLUTTER_SCALE
+
+
+def _in_scale(card: CardDetection, median: float) -> bool:
+    """``card`` is the size of cards of ``median`` size (``IN_SCALE``)."""
+    return IN_SCALE[0] <= _card_size(card) / median <= IN_SCALE[1]
+
+
 def _without_clutter(group: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
     """A seat's cards without the reads far out of scale with its cards (``CLUTTER_SCALE``): artwork read as
     a card (a card back showing four aces, a chip, a court card's picture), not a card of the hand. Real
     cards of the validation readings are 0.61-1.76 of their seat's median size (99.8 % of 12,601 within
     0.74-1.44), such reads 0.2-0.6 and 1.86. A real card left out so leaves its seat short, which is
     reported (or tried as every card not seen, ``vision.unseen``)."""
-    median = float(np.median([_card_size(c) for c in group]))
+    median = _median_size(group)
     kept = []
     for c in group:
-        scale = _card_size(c) / median
-        if not CLUTTER_SCALE <= scale <= 1 / CLUTTER_SCALE:
+        if _out_of_scale(c, median):
             x, y = c.center
-            what = "smaller" if scale < 1 else "larger"
+            what = "smaller" if _card_size(c) < median else "larger"
             problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=False,
                                     message=f"{c.card} at ({x:.0f}, {y:.0f}) is ignored: far {what} than the cards "
                                             "around it (artwork read as a card)"))
@@ -454,11 +467,11 @@ def _to_the_seat_of_its_size(groups: list[Group]) -> list[Group]:
     lies beside a seat whose cards are its size (``IN_SCALE``), facing that seat once turned or as it is
     (a far player's card read from its bottom-right index joins the near player), it moves there; a seat
     then holding more than a hand gives back a card (``_give_back_misturned``)."""
-    seats = [(group, up, float(np.median([_card_size(c) for c in group]))) for group, up in groups if len(group) >= 4]
+    seats = [(group, up, _median_size(group)) for group, up in groups if len(group) >= 4]
     for group, _up, median in seats:
-        for card in [c for c in group if not CLUTTER_SCALE <= _card_size(c) / median <= 1 / CLUTTER_SCALE]:
+        for card in [c for c in group if _out_of_scale(c, median)]:
             for target, t_up, t_median in seats:
-                if (target is group or not IN_SCALE[0] <= _card_size(card) / t_median <= IN_SCALE[1]
+                if (target is group or not _in_scale(card, t_median)
                         or card.up is None or not any(_linked(card, m) is not None for m in target)):
                     continue
                 group.remove(card)

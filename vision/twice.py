@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from referee.cards import DECK, Card
 
 from .types import CardDetection, Problem, TableLayout
-from .unsure import Unsure, plausible_identities, relabelled
+from .unsure import Unsure, relabelled, unsure_cards
 
 
 @dataclass(frozen=True)
@@ -53,13 +53,9 @@ def read_twice(layout: TableLayout, min_confidence: float) -> tuple[ReadTwice, l
     held = {c.card for c in others if c.confidence >= min_confidence}
     held |= {c.card for c in layout.unassigned if c.confidence >= min_confidence}
     identities = (first.card, *(c for c in DECK if c not in held and c != first.card))
-    unsure: list[Unsure] = []
-    for c in others:
-        if c.confidence < min_confidence:
-            may_be = plausible_identities(c, held)
-            if not may_be:
-                return None
-            unsure.append(Unsure(c, may_be))
+    unsure = unsure_cards(layout, min_confidence, held)
+    if unsure is None:
+        return None
     return ReadTwice(first.card, (first, second), (seat_of[id(first)], seat_of[id(second)]), identities), unsure
 
 

@@ -56,11 +56,13 @@ def plausible_identities(card: CardDetection, held: set[Card]) -> tuple[Card, ..
     return tuple(out)
 
 
-def unsure_cards(layout: TableLayout, min_confidence: float) -> list[Unsure] | None:
-    """The seated cards below ``min_confidence`` with their plausible identities; None when one of
-    them has none (its reader's probabilities are unknown)."""
+def unsure_cards(layout: TableLayout, min_confidence: float, held: set[Card] | None = None) -> list[Unsure] | None:
+    """The seated cards below ``min_confidence`` with their plausible identities, over those not ``held`` (by
+    default the identities of the seated sure cards); None when one of them has none (its reader's
+    probabilities are unknown)."""
     seated = [c for s in layout.seats for c in s.cards]
-    held = {c.card for c in seated if c.confidence >= min_confidence}
+    if held is None:
+        held = {c.card for c in seated if c.confidence >= min_confidence}
     out: list[Unsure] = []
     for c in seated:
         if c.confidence >= min_confidence or c.unseen:
