@@ -6,6 +6,7 @@ referee cannot score, naming the player, row or card at fault.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,7 @@ class Round:
         for player in self.players:
             if not player.name:
                 raise InputError("a player has an empty name")
+            check_name(player.name)
             if player.name in names:
                 raise InputError(f"player name {player.name!r} is used twice")
             names.add(player.name)
@@ -85,6 +87,14 @@ class Round:
         if self.banker is not None:
             out["banker"] = self.banker
         return out
+
+
+def check_name(name: str) -> None:
+    """A player's name is printable text: no control characters (NUL...) and no lone surrogates."""
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            raise InputError(f"player name {name.encode('utf-8', 'backslashreplace').decode()!r} holds "
+                             f"the character U+{ord(char):04X}, which a name cannot have")
 
 
 def _player_from_json(index: int, data: Any) -> PlayerHand:
