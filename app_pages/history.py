@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from app_pages import show, state
+from app_pages import show, state, storage_faults
 from app_pages.i18n import sentence
 from app_pages.images import to_rgb
 from app_pages.table import build_round, seat_entry
@@ -210,4 +210,4 @@ def render() -> None:
 
 
 if __name__ == "__main__":
-    render()
+    storage_faults.run_page(render)

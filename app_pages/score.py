@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 from PIL import Image
 
-from app_pages import reader, show, state
+from app_pages import reader, show, state, storage_faults
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
@@ -285,8 +285,9 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
         st.caption("No session is open: start one here (today, these players) or on the History page.")
         if st.button(f"Start today's session ({', '.join(players)}) and save this round", type="primary",
                      key="score_quick_session", width="stretch"):
-            session = state.new_session(date=dt.date.today(), place="", players=players)
-            _store(session.id, round_, scored, seats)
+            with storage_faults.reported("save the round", keep=round_.to_json()):
+                session = state.new_session(date=dt.date.today(), place="", players=players)
+                _store(session.id, round_, scored, seats)
         return
     choice = state.current_rules()
     if choice.toml != session.ruleset_toml:
@@ -295,7 +296,8 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
     photo: Photo | None = st.session_state.get(PHOTO)
     already = st.session_state.get(SAVED) == _fingerprint(session.id, round_)
     if st.button("Save round", type="primary", disabled=already, key="score_save", width="stretch"):
-        _store(session.id, round_, scored, seats)
+        with storage_faults.reported("save the round", keep=round_.to_json()):
+            _store(session.id, round_, scored, seats)
     if already:
         st.success(f"Saved as round {st.session_state.get('score_saved_number')} of this session"
                    + (" with its photo." if photo else "."))
@@ -395,4 +397,4 @@ def render() -> None:
 
 
 if __name__ == "__main__":
-    render()
+    storage_faults.run_page(render)

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import streamlit as st
 
+from app_pages import storage_faults
 from app_pages.glyphs import CSS
 from app_pages.i18n import LANGUAGES, Language
 from referee.errors import InputError
@@ -57,7 +58,7 @@ def init() -> None:
         st.session_state["url_checked"] = True
         wanted = st.query_params.get("session")
         if wanted:
-            with contextlib.suppress(ValueError, InputError):  # a stale or mistyped link: no session
+            with contextlib.suppress(ValueError, InputError), storage_faults.reported("open the database"):
                 open_session(db().session(int(wanted)))
             _apply_pending()
     if st.session_state["session_id"] is not None:
@@ -82,7 +83,7 @@ def style() -> None:
 def _database(location: str) -> Database:
     # One Database per location for the whole server: it opens a connection per
     # transaction, so every tab's thread can use it at once.
-    return Database(location)
+    return storage_faults.opened(Database(location))  # a damaged file is reported, not used
 
 
 def db() -> Database:
@@ -136,11 +137,12 @@ def current_session() -> SessionRecord | None:
     session_id = st.session_state.get("session_id")
     if session_id is None:
         return None
-    try:
-        return db().session(int(session_id))
-    except InputError:  # deleted in another tab
-        st.session_state["session_id"] = None
-        return None
+    with storage_faults.reported("open the database"):  # a storage fault: said on the page, no session
+        try:
+            return db().session(int(session_id))
+        except InputError:  # deleted in another tab
+            st.session_state["session_id"] = None
+    return None
 
 
 def open_session(session: SessionRecord) -> None:

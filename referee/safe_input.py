@@ -38,7 +38,7 @@ _JSON_NOISE = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)  # strings (an unclos
 _TOML_NOISE = re.compile(r'"""(?:[^\\]|\\.)*?(?:"""|$)|\'\'\'.*?(?:\'\'\'|$)|"(?:[^"\\\n]|\\.)*"?'
                          r"|'[^'\n]*'?|#[^\n]*", re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
-_LONG_INT = re.compile(r"(?<![\w.-])\d{%d,}" % (MAX_INT_DIGITS + 1))
+_LONG_INT = re.compile(r"(?<![\w.-])\d{" + str(MAX_INT_DIGITS + 1) + ",}")
 
 
 def one_line(text: str) -> str:

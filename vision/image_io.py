@@ -93,11 +93,11 @@ def to_rgb8(image: Image.Image) -> Image.Image:
     values = np.asarray(image).astype(np.float64)
     values[~np.isfinite(values)] = 0.0
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
-    if image.mode.startswith("I;16") or (image.mode == "I" and 0 <= low and high <= 65535 and high > 255):
+    if image.mode.startswith("I;16") or (image.mode == "I" and low >= 0 and high <= 65535 and high > 255):
         scaled = values / 65535.0
-    elif image.mode == "I" and 0 <= low and high <= 255:
+    elif image.mode == "I" and low >= 0 and high <= 255:
         scaled = values / 255.0
-    elif image.mode == "F" and 0 <= low and high <= 1:
+    elif image.mode == "F" and low >= 0 and high <= 1:
         scaled = values
     else:
         scaled = (values - low) / (high - low) if high > low else np.zeros_like(values)

@@ -24,7 +24,8 @@ def register(sub: Any) -> None:
     photo.add_argument("--force", action="store_true", help="score the complete seats despite the problems")
     photo.add_argument("--min-confidence", type=fraction, default=MIN_CONFIDENCE,
                        help=f"cards read less surely than this are problems (default {MIN_CONFIDENCE})")
-    photo.add_argument("--annotate", metavar="OUT.jpg", type=annotated_path, help="write the photo with what was read drawn on it")
+    photo.add_argument("--annotate", metavar="OUT.jpg", type=annotated_path,
+                       help="write the photo with what was read drawn on it")
     photo.add_argument("--json", action="store_true", help="print JSON")
     photo.set_defaults(handler=cmd_photo)
 
