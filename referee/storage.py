@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from referee.errors import InputError
+from referee.round import check_name
+from referee.rule_bounds import max_round_score
 
 #: Environment variable naming the database: a file path or a ``postgresql://`` URL.
 DB_ENV = "SHISANSHUI_DB"
@@ -467,9 +469,11 @@ class Database:
         """Each player's total over the session (every player of the session, 0 if unplayed)."""
         players = self.session(session_id).players
         with self._tx() as run:
-            rows = run("SELECT c.player, SUM(c.score) FROM scores c JOIN rounds r ON r.id = c.round_id "
-                       "WHERE r.session_id = ? GROUP BY c.player", session_id).fetchall()
-        sums = {p: int(s) for p, s in rows}
+            rows = run("SELECT c.player, c.score FROM scores c JOIN rounds r ON r.id = c.round_id "
+                       "WHERE r.session_id = ? ORDER BY r.number", session_id).fetchall()
+        sums: dict[str, int] = {}
+        for p, s in rows:  # summed here: Python integers cannot overflow, SQL's SUM can
+            sums[p] = sums.get(p, 0) + int(s)
         return {p: sums.get(p, 0) for p in players} | sums
 
     def running_totals(self, session_id: int) -> list[dict[str, int]]:
@@ -527,6 +531,8 @@ def _clean_players(players: Sequence[str]) -> list[str]:
     names: list[str] = []
     for raw in players:
         name = raw.strip()
+        if name:
+            check_name(name)
         if name and name not in names:
             names.append(name)
     return names
@@ -537,6 +543,8 @@ def _scores_of(settlement: Mapping[str, Any]) -> dict[str, int]:
     if not isinstance(players, list) or not players:
         raise InputError("a round to save needs a settlement with players")
     scores = {str(p["name"]): int(p["score"]) for p in players}
+    if any(abs(score) > max_round_score() for score in scores.values()):
+        raise InputError(f"a score in this settlement is beyond what any ruleset can give ({max_round_score():,})")
     if sum(scores.values()) != 0:
         raise InputError(f"a settlement must be zero-sum, got a total of {sum(scores.values())}")
     return scores
