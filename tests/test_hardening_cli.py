@@ -71,8 +71,8 @@ def bad(argv: Sequence[str], says: str) -> None:
 
 # ------------------------------------------------------------------ fuzz
 
-_NOISE = st.sampled_from(list("AKQJT98765432shdcSHDC|, ♠♥♦♣♤♡♢♧ſK１0\x00\ud800é\n\t[]{}\"'=#.-_")
-                         + ["10", "  ", "[" * 3000, '{"a": ' * 1500, "9" * 5000, "\\ud800", "\\u0000"])
+_NOISE = st.sampled_from([*"AKQJT98765432shdcSHDC|, ♠♥♦♣♤♡♢♧ſK１0\x00\ud800é\n\t[]{}\"'=#.-_",
+                          "10", "  ", "[" * 3000, '{"a": ' * 1500, "9" * 5000, "\\ud800", "\\u0000"])
 _NAMES = st.sampled_from(["\ud800", "A\x00B", "\udfff\ud800", "Ann", "", " "]) | st.text(max_size=8)
 
 
@@ -118,7 +118,8 @@ def rules_files(draw: st.DrawFn) -> str:
         if "=" in lines[i] and draw(st.booleans()):  # a value replaced
             key = lines[i].split("=")[0]
             value = draw(st.sampled_from(["-1", "0", "10**20", "1e400", "nan", "true", '"x"', "[1, [2]]", "{}",
-                                          str(10**25), "9" * 40, "9" * 5000, "[" * 3000 + "]" * 3000, "-99999999999999999999", "3", "1000", "1001"]))
+                                          str(10**25), "9" * 40, "9" * 5000, "[" * 3000 + "]" * 3000,
+                                          "-99999999999999999999", "3", "1000", "1001"]))
             lines[i] = f"{key}= {value}"
         else:
             lines[i] = draw(mutated(lines[i]))

@@ -114,7 +114,10 @@ def _read_bytes(source: bytes | str | Path, label: str) -> bytes:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_BYTES:
                 raise InputError(f"{label} is {size / 1e6:.0f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
-            return handle.read(MAX_BYTES + 1)  # /dev/zero has no size: read no more than the limit and one byte
+            data = handle.read(MAX_BYTES + 1)  # /dev/zero has no size: read no more than the limit and one byte
+        if len(data) > MAX_BYTES:
+            raise InputError(f"{label} is larger than the limit of {MAX_BYTES / 1e6:.0f} MB")
+        return data
     except FileNotFoundError:
         raise InputError(f"image not found: {label}") from None
     except IsADirectoryError:
