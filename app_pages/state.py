@@ -183,7 +183,9 @@ def page_start(title: str) -> RulesChoice | None:
 
 def session_banner() -> None:
     """One line under each page title: the session and ruleset in force."""
-    session = current_session()
+    with storage_faults.reported("open the database") as fault:  # said at once, not at the first save
+        db()
+    session = None if fault.failed else current_session()
     choice_name = str(st.session_state["rules_choice"])
     rules_label = choice_name if choice_name != HOUSE else "house rules"
     if session is None:

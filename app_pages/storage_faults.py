@@ -46,7 +46,7 @@ _SQLITE_CAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
      "the database {where} is busy: another program holds it. Try again in a moment"),
 )
 _ACTIONS = {"save the round": "The round was not saved", "save the changes": "The changes were not saved",
-            "open the database": "The sessions cannot be shown", "start the session": "The session was not started",
+            "open the database": "Rounds cannot be saved or shown", "start the session": "The session was not started",
             "delete": "Nothing was deleted"}
 
 
