@@ -20,12 +20,12 @@ from app_pages.glyphs import CSS
 from app_pages.i18n import LANGUAGES, Language
 from referee.errors import InputError
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
+from referee.safe_input import MAX_RULES_BYTES  # the same limit as the command line's
 from referee.storage import Database, SessionRecord, default_location
 from vision.types import MIN_CONFIDENCE
 
 HOUSE = "house rules (upload)"
 DEFAULT_CONFIDENCE = MIN_CONFIDENCE
-MAX_RULES_BYTES = 200_000
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 import sys
 import tempfile
 import time
@@ -182,6 +183,16 @@ def test_unreadable_rules_file(tmp_path: Path) -> None:
     rules.write_text(ruleset_text("classic"))
     rules.chmod(0)
     bad(["rules", str(rules)], "cannot read rules file")
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no UNIX sockets")
+def test_a_rules_file_that_cannot_be_opened(tmp_path: Path) -> None:
+    # A socket is there but cannot be opened as a file (this holds for root too, unlike chmod 0).
+    path = tmp_path / "house.toml"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+        bad(["rules", str(path)], f"cannot read rules file {path}")
+        bad(["score", str(path)], f"cannot read round file {path}")
 
 
 def test_a_folder_as_rules_or_round(tmp_path: Path) -> None:

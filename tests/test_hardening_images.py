@@ -137,3 +137,25 @@ def test_the_app_shows_a_16_bit_photo_scaled() -> None:
     photo = load_photo(encoded(ramp, ".png"))
     shown = to_rgb(photo.data)
     assert shown.min() == 0 and shown.max() == 255 and len(np.unique(shown)) > 200
+
+
+def test_photo_exit_status_says_whether_the_round_was_scored(tmp_path: Path) -> None:
+    # 0: scored; 3: read, but not scored because of problems (scripts can tell); 2: bad input.
+    problems = sorted(p for p in PHOTOS.glob("*.jpg") if p.with_suffix(".problems.json").exists())
+    if not problems:
+        pytest.skip("no problem fixtures")
+    from vision.detector import CardDetector
+
+    if not CardDetector.available():
+        pytest.skip("the detector is not in models/")
+    import json
+
+    photo = problems[0]
+    rules = json.loads(photo.with_suffix(".problems.json").read_text())["rules"]
+    code, out, err = run_cli(["photo", str(photo), "--rules", rules])
+    assert code == 3 and err == "" and "not scored" in out
+    code, out, _ = run_cli(["photo", str(photo), "--rules", rules, "--json"])
+    assert code == 3 and json.loads(out)["round"] is None
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    assert run_cli(["photo", str(empty)])[0] == 2
