@@ -138,9 +138,13 @@ def reported(action: str, *, keep: Mapping[str, Any] | None = None) -> Iterator[
 
 
 def run_page(render: Callable[[], None]) -> None:
-    """A page's render, with any storage fault it meets shown as a message instead of a traceback."""
-    with reported("open the database"):
-        render()
+    """A page's render, with any storage fault it meets (or bad input it did not catch) shown as a
+    message instead of a traceback."""
+    try:
+        with reported("open the database"):
+            render()
+    except InputError as err:
+        st.error(str(err))
 
 
 def opened(database: Database) -> Database:

@@ -432,7 +432,7 @@ class Database:
                              "WHERE r.session_id = ?", session_id).fetchall()
         scores: dict[int, dict[str, int]] = {}
         for round_id, player, score in score_rows:
-            scores.setdefault(int(round_id), {})[player] = int(score)
+            scores.setdefault(int(round_id), {})[player] = _stored_score(score)
         return [self._round_record(r, scores.get(int(r[0]), {})) for r in rows]
 
     def round(self, round_id: int) -> RoundRecord:
@@ -441,7 +441,7 @@ class Database:
             if row is None:
                 raise InputError(f"no round {round_id}")
             score_rows = run("SELECT player, score FROM scores WHERE round_id = ?", round_id).fetchall()
-        return self._round_record(row, {p: int(s) for p, s in score_rows})
+        return self._round_record(row, {p: _stored_score(s) for p, s in score_rows})
 
     @staticmethod
     def _round_record(row: Sequence[Any], scores: dict[str, int]) -> RoundRecord:
@@ -473,7 +473,7 @@ class Database:
                        "WHERE r.session_id = ? ORDER BY r.number", session_id).fetchall()
         sums: dict[str, int] = {}
         for p, s in rows:  # summed here: Python integers cannot overflow, SQL's SUM can
-            sums[p] = sums.get(p, 0) + int(s)
+            sums[p] = sums.get(p, 0) + _stored_score(s)
         return {p: sums.get(p, 0) for p in players} | sums
 
     def running_totals(self, session_id: int) -> list[dict[str, int]]:
@@ -536,6 +536,14 @@ def _clean_players(players: Sequence[str]) -> list[str]:
         if name and name not in names:
             names.append(name)
     return names
+
+
+def _stored_score(value: Any) -> int:
+    """A score as read back; one no ruleset can give is a damaged row, not a number to add up."""
+    score = int(value)
+    if abs(score) > max_round_score():
+        raise ValueError(f"a stored score of {score} is beyond what any ruleset can give")
+    return score
 
 
 def _scores_of(settlement: Mapping[str, Any]) -> dict[str, int]:

@@ -94,10 +94,14 @@ def test_a_database_failing_the_integrity_check_is_reported_not_used(path: Path,
     assert not at.get("download_button")  # no totals or exports from a damaged file
 
 
-def test_a_damaged_row_says_so_and_the_page_stands(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("damage", [
+    "UPDATE rounds SET hands = '{\"players\": [trunc'",
+    "UPDATE scores SET score = 4611686018427387904 * (CASE player WHEN 'Ann' THEN 1 ELSE -1 END)",
+])
+def test_a_damaged_row_says_so_and_the_page_stands(path: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
     session_with_a_round(path)
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE rounds SET hands = '{\"players\": [trunc'")
+    conn.execute(damage)
     conn.commit()
     conn.close()
     at = start(str(path), monkeypatch, "app_pages/history.py")
@@ -220,3 +224,12 @@ def _fresh_database_cache() -> Iterator[None]:
     state._database.clear()
     yield
     state._database.clear()
+
+
+def test_a_control_character_in_a_new_session_name_is_a_message(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = start(str(path), monkeypatch, "app_pages/history.py")
+    at.text_input(key="new_players").input("Ann\x07, Bob")
+    at.button[0].click().run()
+    assert not at.exception
+    assert any("which a name cannot have" in e for e in errors(at)), errors(at)
+    assert Database(path).sessions() == []

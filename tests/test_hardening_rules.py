@@ -81,21 +81,27 @@ def test_the_largest_rules_give_a_score_within_the_bound(tmp_path: Path) -> None
     assert top <= max_round_score()
 
 
-def test_totals_never_overflow_even_with_foreign_scores(tmp_path: Path) -> None:
-    # A database written by something else: totals past 2^63 are still summed (SQL SUM would fail).
+def test_totals_are_exact_and_foreign_scores_are_damage(tmp_path: Path) -> None:
     db = Database(tmp_path / "r.sqlite3")
     sid = db.create_session(date="2026-12-01", place="", players=["Ann", "Bob"], ruleset="classic",
                             ruleset_toml=ruleset_text("classic"))
-    settlement = {"players": [{"name": "Ann", "score": 3}, {"name": "Bob", "score": -3}]}
-    hands = {"players": []}
+    top = max_round_score()
+    settlement = {"players": [{"name": "Ann", "score": top}, {"name": "Bob", "score": -top}]}
     for _ in range(3):
-        db.save_round(sid, hands=hands, settlement=settlement, ruleset="classic", ruleset_toml=ruleset_text("classic"))
+        db.save_round(sid, hands={"players": []}, settlement=settlement, ruleset="classic",
+                      ruleset_toml=ruleset_text("classic"))
+    assert db.totals(sid) == {"Ann": 3 * top, "Bob": -3 * top}
+    assert db.running_totals(sid)[-1] == {"round": 3, "Ann": 3 * top, "Bob": -3 * top}
+    # A database written by something else, with scores past 2^62: read as damage (SQL's SUM
+    # would overflow, the page's chart could not draw them), not added up.
     conn = sqlite3.connect(tmp_path / "r.sqlite3")
     with conn:
         conn.execute("UPDATE scores SET score = ? WHERE player = 'Ann'", (2**62,))
         conn.execute("UPDATE scores SET score = ? WHERE player = 'Bob'", (-(2**62),))
     conn.close()
-    assert db.totals(sid) == {"Ann": 3 * 2**62, "Bob": -3 * 2**62}
+    for read in (db.totals, db.rounds, db.running_totals):
+        with pytest.raises(ValueError, match="beyond what any ruleset can give"):
+            read(sid)
 
 
 def test_a_score_no_ruleset_can_give_is_not_saved(tmp_path: Path) -> None:
