@@ -286,3 +286,8 @@ def test_message_from_a_library_spanning_lines_is_one_line() -> None:
     from referee.safe_input import one_line
 
     assert one_line("Invalid input: end of file\n  at 417\n") == "Invalid input: end of file at 417"
+
+
+def test_a_huge_card_token_gives_a_short_line() -> None:
+    code, _, err = run_cli(["check", "A" * 1_000_000])
+    assert code == 2 and err.count("\n") == 1 and len(err) < 200 and "unknown card 'AAAA" in err
