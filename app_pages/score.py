@@ -226,7 +226,7 @@ def _fill_seat(slot: Any, seat: Seat, seats: list[Seat], rules: Ruleset, scored:
                 score += f'<span class="ssr-badge">{name("banker", lang)}</span>'
             st.markdown(score + show.rows_block(player["rows"], lang, foul=bool(player.get("foul")),
                                                 flagged=flagged), unsafe_allow_html=True)
-            for line in show.verdict_lines(player, lang):
+            for line in show.verdict_lines(player, lang, rules):
                 st.markdown(line)
             choices.special_choice(player, lang)
         else:
