@@ -3,7 +3,8 @@
 Every amount (points of any kind, a special's tier) is an integer from 0 to
 :data:`MAX_POINTS`; every multiplier from 1 to :data:`MAX_MULTIPLIER`; every
 ``min_players`` from 2 to 4. Row points may only be given for categories the row can
-hold (a head is 3 cards: high card, pair or three of a kind). Within these bounds the
+hold (a head is 3 cards: high card, pair or three of a kind). Adjustments and negotiated results
+are bounded too (:data:`MAX_HAND_POINTS`, :data:`MAX_ADJUSTMENTS`). Within these bounds the
 largest score a player can get in one round is :func:`max_round_score` (under 10^9), so
 scores, session totals and the app's tables stay far inside 64-bit integers.
 """
@@ -20,6 +21,10 @@ if TYPE_CHECKING:
 
 MAX_POINTS = 1_000
 MAX_MULTIPLIER = 100
+#: Points one adjustment of a round moves, and a negotiated result's size (either way).
+MAX_HAND_POINTS = 100_000
+#: Adjustments one round may carry.
+MAX_ADJUSTMENTS = 24
 MIN_TABLE = 2
 MAX_TABLE = 4
 
@@ -66,4 +71,6 @@ def max_round_score() -> int:
     """
     rows = 3 * MAX_POINTS * MAX_MULTIPLIER
     per_pair = rows * MAX_MULTIPLIER * 2 + MAX_POINTS * (4 + MAX_TABLE)  # scoop, per-opponent, home run, special, foul
-    return per_pair * (MAX_TABLE - 1)
+    per_pair *= MAX_TABLE - 1  # home_run.mode = "multiply": the pair's points x (players - 1)
+    settled = max(per_pair, MAX_HAND_POINTS) * (MAX_TABLE - 1)  # a negotiated pair replaces its settlement
+    return settled + MAX_ADJUSTMENTS * MAX_HAND_POINTS
