@@ -108,6 +108,13 @@ def round_files(draw: st.DrawFn) -> str:
         player = data["players"][draw(st.integers(0, 1))]
         key = draw(st.sampled_from(["name", "head", "middle", "tail", "extra"]))
         player[key] = draw(_NAMES if key == "name" and draw(st.booleans()) else _JSON_VALUES)
+    if draw(st.booleans()):  # players' choices: adjustments and negotiated results, sizes of any kind
+        points = st.integers(-(10**19), 10**19) | st.floats(allow_nan=False) | _JSON_VALUES
+        data["adjustments"] = [{"from": "Ann", "to": "Bob", "points": draw(points), "note": "side bet"}
+                               for _ in range(draw(st.integers(0, 30)))]
+        if draw(st.booleans()):
+            data["negotiated"] = {"Bob": draw(points)}
+            data["banker"] = "Ann"
     return draw(mutated(json.dumps(data, ensure_ascii=draw(st.booleans()))))
 
 
@@ -139,7 +146,9 @@ def test_fuzz_check_card_strings(text: str) -> None:
 def test_fuzz_score_round_json(text: str) -> None:
     with written(text, "round.json") as path:
         code, _, err = run_cli(["score", path, "--json"])
-    assert_clean(code, err)
+        assert_clean(code, err)
+        code, _, err = run_cli(["score", path, "--rules", "shisandao"])
+        assert_clean(code, err)
 
 
 @FUZZ
@@ -291,3 +300,15 @@ def test_message_from_a_library_spanning_lines_is_one_line() -> None:
 def test_a_huge_card_token_gives_a_short_line() -> None:
     code, _, err = run_cli(["check", "A" * 1_000_000])
     assert code == 2 and err.count("\n") == 1 and len(err) < 200 and "unknown card 'AAAA" in err
+
+
+def test_adjustments_and_negotiated_results_are_bounded() -> None:
+    big = {**ROUND, "adjustments": [{"from": "Ann", "to": "Bob", "points": 10**15, "note": ""}]}
+    with written(json.dumps(big)) as path:
+        bad(["score", path], "adjustments[0].points must be at most 100,000")
+    many = {**ROUND, "adjustments": [{"from": "Ann", "to": "Bob", "points": 1, "note": ""}] * 25}
+    with written(json.dumps(many)) as path:
+        bad(["score", path], "a round has at most 24 adjustments")
+    deal = {**ROUND, "banker": "Ann", "negotiated": {"Bob": -(10**12)}}
+    with written(json.dumps(deal)) as path:
+        bad(["score", path, "--rules", "shisandao"], "negotiated.Bob must be from -100,000 to 100,000")
