@@ -160,8 +160,9 @@ def check_name(name: str) -> None:
     """A player's name is printable text: no control characters (NUL...) and no lone surrogates."""
     for char in name:
         if unicodedata.category(char) in ("Cc", "Cs"):
-            raise InputError(f"player name {name.encode('utf-8', 'backslashreplace').decode()!r} holds "
-                             f"the character U+{ord(char):04X}, which a name cannot have")
+            shown = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cs") else c for c in name)
+            raise InputError(f"player name '{shown}' holds the character U+{ord(char):04X}, "
+                             "which a name cannot have")
 
 
 def _adjustments_from_json(data: Any) -> tuple[Adjustment, ...]:
