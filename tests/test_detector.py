@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "detect"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text()) if (FIXTURES / "expected.json").exists() else {}
 CLI = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
-needs_model = pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed yet")
+needs_model = pytest.mark.skipif(not CardDetector.available(),
+                                 reason="models/*.onnx missing: they are committed in models/ "
+                                        "(git checkout models/), or rebuilt by python -m vision.train")
 
 
 # ------------------------------------------------------------------ geometry helpers
@@ -130,7 +132,7 @@ def test_detect_cli_json(tmp_path: Path) -> None:
 
 def test_no_clutter_on_a_blank_table() -> None:
     if not CardDetector.available():
-        pytest.skip("models/*.onnx not committed yet")
+        pytest.skip("models/*.onnx missing: they are committed in models/ (git checkout models/)")
     rng = np.random.default_rng(0)
     table = np.clip(rng.normal(90, 20, (900, 1200, 3)), 0, 255).astype(np.uint8)
     table[..., 1] = np.clip(table[..., 1].astype(int) + 40, 0, 255).astype(np.uint8)
@@ -183,7 +185,8 @@ def test_training_smoke(tmp_path: Path) -> None:
     # find_spec, not importorskip: importing ultralytics here would patch PIL's Image.open for
     # every later test in this process (the training runs in a subprocess anyway)
     if importlib.util.find_spec("ultralytics") is None:
-        pytest.skip("the train extra (ultralytics) is not installed")
+        pytest.skip("the train extra (ultralytics) is not installed: pip install -e '.[train]' (make test "
+                    "installs it where the disk has 10 GB free)")
     cmd, env = training_smoke_run(tmp_path)
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -240,7 +243,9 @@ def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
     from vision.evaluate import EDJE, edje_cards, edje_items
 
     if not (EDJE / "images" / "test").exists():
-        pytest.skip(f"{EDJE} not present")
+        pytest.skip(f"{EDJE} not present: the real test photos are images/test of EdjeElectronics/"
+                    "TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10 (Apache-2.0), "
+                    "beside the repository as ../shared/realcards/edje")
     full = edje_cards()
     published = {(img.name, k): rank for img, boxes in edje_items() for k, (rank, _box) in enumerate(boxes)}
     assert set(full) == set(published) and len(full) == 143
