@@ -13,9 +13,10 @@ The documents: README.md, docs/*.md and models/MODEL_CARD.md. What is checked:
 
 Not checked, because a clone does not hold them and they are made or named elsewhere: URLs; absolute
 paths (``/tmp/...``, ``/usr/...``); the user's home and cache (``~/...``, ``$SHISANSHUI_CACHE``, any
-``$VAR``, ``VAR=value``); npm packages (``@scope/name``); placeholders (``<split>``, ``…``, ``{a,b}``); generated data (``datasets/generated/...``);
-the virtual environment ``make`` creates (``.venv/...``); and the data the project's machines share
-beside the repository (``../shared/...``, ``shared/...``), which README.md must not name at all.
+``$VAR``, ``VAR=value``); npm packages (``@scope/name``); placeholders (``<split>``, ``…``,
+``{a,b}``); generated data (``datasets/generated/...``); the virtual environment ``make`` creates
+(``.venv/...``); and the data the project's machines share beside the repository (``../shared/...``,
+``shared/...``), which README.md must not name at all.
 """
 
 from __future__ import annotations
