@@ -6,7 +6,7 @@ name, family and tier: seconds instead of setup_art's minutes of rendering, and 
 the generator reads. Three states a user's cache can be in:
 
 - ``empty``: nothing rendered (a fresh clone);
-- ``partial``: tiers A only (setup_art was run once, or stopped part way);
+- ``partial``: tiers A only (no B or C: a default setup_art run leaves those out too);
 - ``full``: every tier (``--tiers A,A-dup,B,C``).
 
 From the command line (CI): ``python tests/art_caches.py partial DIR``.
