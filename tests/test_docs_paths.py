@@ -45,7 +45,8 @@ def _code(text: str) -> list[str]:
 
 
 def _clean(word: str) -> str:
-    return word.strip("\"'`,;:()[]").rstrip(".")
+    """The path in a word: quotes, brackets and punctuation around it, and a pytest ``::test`` after it, off."""
+    return word.split("::", 1)[0].strip("\"'`,;:()[]").rstrip(".")
 
 
 def _is_checked_path(word: str) -> bool:
