@@ -113,9 +113,10 @@ def test_the_readme_names_nothing_outside_the_clone() -> None:
 def test_a_missing_path_or_module_is_found(tmp_path: Path) -> None:
     """The checker itself: what it must catch, and what it must leave alone."""
     doc = tmp_path / "doc.md"
-    doc.write_text("See [the rules](nowhere.md), `referee/nothing.py` and `RULES.md`:\n\n"
+    doc.write_text("See [the rules](nowhere.md), `referee/nothing.py`, `RULES.md`, `tests/test_none.py::test_x`, "
+                   "`tests/test_docs_paths.py::test_the_documents_are_there`:\n\n"
                    "```sh\npython -m vision.nothing --out datasets/generated/x ~/.cache/y /tmp/z\n"
                    "python -m referee check \"As | Ks\"   # images/<split>/*.jpg, referee/rulesets/*.toml\n```\n"
                    "<https://example.org/a/b> and [a site](https://example.org/c).\n")
     assert sorted(missing(doc)) == ["document: RULES.md", "link: nowhere.md", "module: python -m vision.nothing",
-                                    "path: referee/nothing.py"]
+                                    "path: referee/nothing.py", "path: tests/test_none.py"]
