@@ -135,16 +135,27 @@ def test_real_held_out_crop_reads_right(card: str, path: Path) -> None:
 @pytest.mark.skipif(importlib.util.find_spec("ultralytics") is None, reason="needs the train extra (make test)")
 @pytest.mark.slow
 def test_committed_weights_are_the_shipped_reader() -> None:
-    """``models/index_cls.pt`` (where a next training phase starts) computes what ``index_cls.onnx`` does."""
+    """``models/index_cls.pt`` (where a next training phase starts) computes what ``index_cls.onnx`` does, and
+    the weights recovered from the ONNX export (``vision.recover``) do too."""
+    import onnxruntime as ort
     import torch
+    from ultralytics.nn.tasks import ClassificationModel
 
     from vision.recover import recovered_classifier
 
     pt = MODELS / "index_cls.pt"
     if not pt.exists():
         pytest.skip("models/index_cls.pt not committed")
-    model, names = recovered_classifier(MODELS / "index_cls.onnx")
     committed = torch.load(pt, weights_only=False)
-    assert committed["names"] == names
-    for k, v in model.state_dict().items():
-        assert torch.allclose(committed["model"][k].float(), v.float(), atol=1e-5), k
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(committed["names"]), verbose=False)
+    model.load_state_dict(committed["model"])
+    model.eval()
+    model.model[-1].export = True
+    x = np.random.default_rng(1).random((3, 3, CROP_SIZE, CROP_SIZE), dtype=np.float32)
+    sess = ort.InferenceSession(str(MODELS / "index_cls.onnx"), providers=["CPUExecutionProvider"])
+    want = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+    with torch.no_grad():
+        got = model(torch.from_numpy(x)).numpy()
+    assert np.allclose(got, want, atol=1e-4)
+    _recovered, names = recovered_classifier(MODELS / "index_cls.onnx")   # raises if it differs from the ONNX model
+    assert names == committed["names"]
