@@ -1,8 +1,8 @@
 """What is not a card of a hand: a second read of one card, artwork read as a card, unread corners.
 
-An identity read twice is one card's two indices when the reads coincide, else a card seen twice
-(a problem, or a weak read dropped); a read far out of scale with its seat's cards is artwork; many
-unread corners together apart from every hand may be a player's cards, unread.
+An identity read twice is one card's two indices when the reads coincide, else a card seen twice (a problem, or a weak
+read dropped); a read far out of scale with its seat's cards is artwork; many unread corners together apart from every
+hand may be a player's cards, unread.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from dataclasses import replace
 
 import numpy as np
 
-from .card_shape import card_size, median_size, out_of_scale
+from .seats import card_size, median_size, out_of_scale
 from .thresholds import THRESHOLDS
 from .types import Box, CardDetection, Point, Problem
 
 
 def reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetection]]:
-    """The reads of each identity, surest first; two reads whose estimated outlines coincide are one
-    card's two corner indices (merged into one)."""
+    """The reads of each identity, surest first; two reads whose estimated outlines coincide are one card's two corner
+    indices (merged into one)."""
     by_card: dict[str, list[CardDetection]] = defaultdict(list)
     for c in sorted(cards, key=lambda c: -c.confidence):
         reads = by_card[str(c.card)]
@@ -37,12 +37,11 @@ def reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetectio
     return dict(by_card)
 
 
-
 def one_read_each(by_card: dict[str, list[CardDetection]], order: list[CardDetection], problems: list[Problem],
                    min_confidence: float) -> list[CardDetection]:
-    """One detection per identity, in the detections' order: the surest read. The others are a card
-    seen twice (a problem), unless weak beside a confident read: then dropped with a note (if it was
-    another card misread, that card's player is a card short, which is reported)."""
+    """One detection per identity, in the detections' order: the surest read. The others are a card seen twice (a
+    problem), unless weak beside a confident read: then dropped with a note (if it was another card misread, that
+    card's player is a card short, which is reported)."""
     kept: list[CardDetection] = []
     for key, reads in by_card.items():
         best = reads[0]
@@ -59,13 +58,10 @@ def one_read_each(by_card: dict[str, list[CardDetection]], order: list[CardDetec
     return sorted(kept, key=lambda c: at.get(id(c), len(at)))
 
 
-
 def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
     """A seat's cards without the reads far out of scale with its cards (``THRESHOLDS.clutter_scale``): artwork read as
-    a card (a card back showing four aces, a chip, a court card's picture), not a card of the hand. Real
-    cards of the validation readings are 0.61-1.76 of their seat's median size (99.8 % of 12,601 within
-    0.74-1.44), such reads 0.2-0.6 and 1.86. A real card left out so leaves its seat short, which is
-    reported (or tried as every card not seen, ``vision.unseen``)."""
+    a card (a card back showing four aces, a chip, a court card's picture), not a card of the hand. A real card left out
+    so leaves its seat short, which is reported (or tried as every card not seen, ``vision.unseen``)."""
     median = median_size(group)
     kept = []
     for c in group:
@@ -80,12 +76,10 @@ def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list
     return kept
 
 
-
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
     """The centres of the index regions read as no card that lie on none of the players' cards ``held``."""
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in unread]
     return [p for p in centres if all(math.dist(p, c.center) >= THRESHOLDS.on_a_card * card_size(c) for c in held)]
-
 
 
 def unread_hand(held: list[CardDetection], apart: list[Point]) -> Problem | None:

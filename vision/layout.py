@@ -1,15 +1,12 @@
 """Table geometry: group detected cards into seats, and each seat into head, middle, tail.
 
-The cue is how people lay cards: each player's cards face them (the card's top
-points away from its player), and the three rows run across the player's view,
-head farthest. So cards are grouped by facing direction first, then by position
-(``vision.seats``); each group is turned into its player's frame, where rows are
-horizontal bands (``vision.rows``); reads that are no card of a hand are set
-aside (``vision.clutter``).
+The cue is how people lay cards: each player's cards face them (the card's top points away from its player), and the
+three rows run across the player's view, head farthest. So cards are grouped by facing direction first, then by
+position (``vision.seats``); each group is turned into its player's frame, where rows are horizontal bands
+(``vision.rows``); reads that are no card of a hand are set aside (``vision.clutter``).
 
-Nothing is guessed: a seat whose cards do not make 3 + 5 + 5 rows, a card seen
-twice, a card that belongs to nobody or one read with low confidence becomes a
-:class:`Problem` naming the seat and the card.
+Nothing is guessed: a seat whose cards do not make 3 + 5 + 5 rows, a card seen twice, a card that belongs to nobody or
+one read with low confidence becomes a :class:`Problem` naming the seat and the card.
 """
 
 from __future__ import annotations
@@ -18,64 +15,52 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from .card_shape import in_scale, median_size
 from .clutter import one_read_each, reads_by_identity, unread_apart, unread_hand, without_clutter
 from .rows import seat_layout
-from .seats import grouped, seat_name
+from .seats import grouped, in_scale, median_size, seat_name
 from .thresholds import THRESHOLDS
 from .types import MIN_CONFIDENCE, Box, CardDetection, Problem, SeatLayout, TableLayout
 
 
-@dataclass(frozen=True)
-class LayoutConfig:
-    min_confidence: float = MIN_CONFIDENCE
-
-
-
-def layout_table(detections: Sequence[CardDetection], config: LayoutConfig | None = None,
+def layout_table(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
                  unread: Sequence[Box] = ()) -> TableLayout:
     """Group ``detections`` into seats and rows; report every problem found.
 
-    An identity read confidently on two separate cards is a misread (or clutter: a card back's
-    artwork, a patterned table). When keeping one of the reads and leaving out the others gives
-    exactly one table whose every hand is complete and laid out, that read is the card and the
-    others are reported as ignored (so too when several choices work and give every hand the same rows);
-    otherwise the duplicate blocks scoring (``_resolve_duplicates``). ``unread``: the index regions the
-    detector found and read no card from (see ``unread_hand``)."""
-    config = config or LayoutConfig()
+    An identity read confidently on two separate cards is a misread (or clutter: a card back's artwork, a patterned
+    table). When keeping one of the reads and leaving out the others gives exactly one table whose every hand is
+    complete and laid out, that read is the card and the others are reported as ignored (so too when several choices
+    work and give every hand the same rows); otherwise the duplicate blocks scoring (``_resolve_duplicates``).
+    ``unread``: the index regions the detector found and read no card from (see ``unread_hand``)."""
     problems: list[Problem] = []
     order = list(detections)
     by_card = reads_by_identity(order)
-    resolved = _resolve_duplicates(by_card, order, config, unread)
+    resolved = _resolve_duplicates(by_card, order, min_confidence, unread)
     if resolved is not None:
         return resolved
-    cards = one_read_each(by_card, order, problems, config.min_confidence)
-    return _layout_cards(cards, problems, config, unread)
+    cards = one_read_each(by_card, order, problems, min_confidence)
+    return _layout_cards(cards, problems, min_confidence, unread)
 
 
-
-def layout_keeping_both_reads(detections: Sequence[CardDetection], config: LayoutConfig | None = None,
+def layout_keeping_both_reads(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
                               unread: Sequence[Box] = ()) -> TableLayout | None:
-    """The table laid out with both confident reads of the one identity read confidently on two separate
-    cards kept, each in its place: when another card was misread as it, one of the two is that card (the
-    caller tries which). None unless exactly one identity is read confidently twice, on two cards."""
-    config = config or LayoutConfig()
+    """The table laid out with both confident reads of the one identity read confidently on two separate cards kept,
+    each in its place: when another card was misread as it, one of the two is that card (the caller tries which). None
+    unless exactly one identity is read confidently twice, on two cards."""
     order = list(detections)
     by_card = reads_by_identity(order)
-    twice = [k for k, reads in by_card.items() if sum(r.confidence >= config.min_confidence for r in reads) > 1]
+    twice = [k for k, reads in by_card.items() if sum(r.confidence >= min_confidence for r in reads) > 1]
     if len(twice) != 1:
         return None
     key = twice[0]
-    sure = [r for r in by_card[key] if r.confidence >= config.min_confidence]
+    sure = [r for r in by_card[key] if r.confidence >= min_confidence]
     if len(sure) != 2:
         return None
     trial = dict(by_card)
-    trial[key] = [sure[0]] + [r for r in by_card[key] if r.confidence < config.min_confidence]
+    trial[key] = [sure[0]] + [r for r in by_card[key] if r.confidence < min_confidence]
     trial[f"{key} (the second read)"] = [sure[1]]  # kept apart: one_read_each keeps one read per key
     problems: list[Problem] = []
-    layout = _layout_cards(one_read_each(trial, order, problems, config.min_confidence), problems, config, unread)
+    layout = _layout_cards(one_read_each(trial, order, problems, min_confidence), problems, min_confidence, unread)
     for seat in layout.seats:
         median = median_size(seat.cards)
         if any(str(c.card) == key and not in_scale(c, median) for c in seat.cards):
@@ -83,35 +68,33 @@ def layout_keeping_both_reads(detections: Sequence[CardDetection], config: Layou
     return layout
 
 
-
 def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[CardDetection],
-                        config: LayoutConfig, unread: Sequence[Box]) -> TableLayout | None:
-    """The table that keeping a single confident read per duplicated identity lays out without a
-    blocking problem, with the reads left out reported (not blocking); None when no identity is read
-    confidently twice, when there are too many choices, or unless the choices that work (at least one)
-    all give every seat the same rows."""
+                        min_confidence: float, unread: Sequence[Box]) -> TableLayout | None:
+    """The table that keeping a single confident read per duplicated identity lays out without a blocking problem, with
+    the reads left out reported (not blocking); None when no identity is read confidently twice, when there are too
+    many choices, or unless the choices that work (at least one) all give every seat the same rows."""
     open_keys = [k for k, reads in by_card.items()
-                 if len(reads) > 1 and sum(r.confidence >= config.min_confidence for r in reads) > 1]
+                 if len(reads) > 1 and sum(r.confidence >= min_confidence for r in reads) > 1]
     if not open_keys:
         return None
-    choices = [[r for r in by_card[k] if r.confidence >= config.min_confidence] for k in open_keys]
+    choices = [[r for r in by_card[k] if r.confidence >= min_confidence] for k in open_keys]
     if math.prod(len(c) for c in choices) > THRESHOLDS.max_duplicate_choices:
         return None
     working: list[TableLayout] = []
     for picks in itertools.product(*choices):
         trial = dict(by_card)
         for key, pick in zip(open_keys, picks, strict=True):
-            trial[key] = [pick] + [r for r in by_card[key] if r.confidence < config.min_confidence]
+            trial[key] = [pick] + [r for r in by_card[key] if r.confidence < min_confidence]
         problems: list[Problem] = []
         for key, pick in zip(open_keys, picks, strict=True):
             for other in by_card[key]:
-                if other is not pick and other.confidence >= config.min_confidence:
+                if other is not pick and other.confidence >= min_confidence:
                     x, y = other.center
                     problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
                                             message=f"{key} is seen twice; the read at ({x:.0f}, {y:.0f}) is ignored: "
                                                     "without it every hand is complete and laid out"))
-        cards = one_read_each(trial, order, problems, config.min_confidence)
-        result = _layout_cards(cards, problems, config, unread)
+        cards = one_read_each(trial, order, problems, min_confidence)
+        result = _layout_cards(cards, problems, min_confidence, unread)
         if not result.blocked:
             working.append(result)
     # a read that lays out every hand in rows beats one that leaves a hand in a free shape (a special hand
@@ -123,7 +106,6 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
     return working[0]
 
 
-
 def _hands_of(layout: TableLayout) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
     """What a layout scores: each seat's rows (or its cards, when laid without rows), by identity."""
     def cards(row: Sequence[CardDetection]) -> tuple[str, ...]:
@@ -133,8 +115,7 @@ def _hands_of(layout: TableLayout) -> tuple[tuple[str, tuple[tuple[str, ...], ..
                  for s in layout.seats)
 
 
-
-def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: LayoutConfig,
+def _layout_cards(cards: list[CardDetection], problems: list[Problem], min_confidence: float,
                   unread: Sequence[Box]) -> TableLayout:
     """Seats, rows and problems for cards read once each."""
     read_up = {c.index_boxes[0]: c.up for c in cards if len(c.index_boxes) == 1}
@@ -152,7 +133,7 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
         label = name if names_used[name] == 1 else f"{name}-{names_used[name]}"
         seats.append(seat_layout(label, group, up, problems, read_up))
         for c in group:
-            if c.confidence < config.min_confidence:
+            if c.confidence < min_confidence:
                 problems.append(Problem(kind="low_confidence", seat=label, card=str(c.card),
                                         message=f"{label}: {c.card} was read with low confidence "
                                                 f"({c.confidence:.2f}): check it"))
@@ -166,7 +147,7 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], config: L
         # player is a card short, which is reported there. A confident one blocks: it may be the one
         # card read of a player whose other cards were not even found as corners (measured on a test
         # table: a fourth hand of which two cards were read, and no unread corners to show for the rest).
-        weak = c.confidence < config.min_confidence
+        weak = c.confidence < min_confidence
         problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not weak,
                                 message=f"{c.card} lies apart from every player's cards"
                                         + (f" (ignored: read with confidence {c.confidence:.2f})" if weak else "")))

@@ -1,10 +1,9 @@
 """From one photo to the settlement: read → detect → lay out → resolve → score.
 
-``read_photo`` never returns a silent guess: whatever blocks scoring is in
-``problems`` (each naming its seat and card), and the round is scored only when
-nothing blocks it, or every reading of what the photo leaves uncertain settles it
-alike (``vision.resolve``), or with ``force=True`` after the user has seen the
-warnings (then only the seats with three complete rows are scored).
+``read_photo`` never returns a silent guess: whatever blocks scoring is in ``problems`` (each naming its seat and
+card), and the round is scored only when nothing blocks it, or every reading of what the photo leaves uncertain settles
+it alike (``vision.resolve``), or with ``force=True`` after the user has seen the warnings (then only the seats with
+three complete rows are scored).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from referee.ruleset import Ruleset
 from referee.settle import Settlement, settle
 from referee.specials import Rows
 from vision.image_io import read_image
-from vision.layout import LayoutConfig, layout_table
+from vision.layout import layout_table
 from vision.resolve import Laid, Producer, Resolved, resolve
 from vision.score import Scorer
 from vision.twice import read_twice
@@ -67,14 +66,6 @@ class PhotoReading:
         }
 
 
-def default_detector() -> Detector:
-    """The committed ONNX card detector (imported lazily: it loads model files)."""
-    from vision.detector import CardDetector
-
-    detector: Detector = CardDetector().detect
-    return detector
-
-
 def read_photo(
     source: bytes | str | Path | BGRImage,
     rules: Ruleset,
@@ -89,12 +80,15 @@ def read_photo(
     start = time.perf_counter()
     image = source if isinstance(source, np.ndarray) else read_image(source)
     timing["read"] = (time.perf_counter() - start) * 1e3
-    detect = detector or default_detector()
+    if detector is None:  # the committed ONNX card detector (imported lazily: it loads model files)
+        from vision.detector import CardDetector
+
+        detector = CardDetector().detect
     start = time.perf_counter()
-    detections = detect(image)
+    detections = detector(image)
     timing["detect"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
-    laid = layout_table(detections.cards, LayoutConfig(min_confidence=min_confidence), detections.unread)
+    laid = layout_table(detections.cards, min_confidence, detections.unread)
     scorer = Scorer(rules, banker)
     resolved = resolve(Laid.of(laid, detections, scorer, min_confidence), PRODUCERS)
     layout, round_, settlement = _scored(resolved, scorer, force)
@@ -105,8 +99,8 @@ def read_photo(
 
 
 def _scored(resolved: Resolved, scorer: Scorer, force: bool) -> tuple[TableLayout, Round | None, Settlement | None]:
-    """The table shown with the problems of its round, the round and its settlement: the resolver's when every
-    reading settled it alike; else the round of the table as laid (with ``force``, of its seats with rows)."""
+    """The table shown with the problems of its round, the round and its settlement: the resolver's when every reading
+    settled it alike; else the round of the table as laid (with ``force``, of its seats with rows)."""
     if resolved.scored is not None:
         return resolved.layout, resolved.scored[1], resolved.scored[2]
     round_, problems = scorer.round_for(resolved.layout, resolved.seat_rows, force)

@@ -1,20 +1,20 @@
 """What the photo leaves uncertain: list what the table could be, settle each, and score it only if all agree.
 
-A reading leaves doubts, each a ``Doubt``: a card on the table and the identities it may have (the one
-it is shown as first). A card read unsurely may be any of its plausible identities (``vision.unsure``);
-the place of a card not seen in a known row, any card no sure card is (``vision.unseen``); a sure read
-whose reader gave a card not seen a fair chance, that card (``vision.unseen``); each of two reads of one
-identity, that identity or a card not seen (``vision.twice``). A producer of doubts (``Producer``) looks
-at the laid-out table and, when nothing but such doubts stops it, gives the table with its doubtful
-cards in place and the doubts (``OpenTable``). The resolver enumerates every combination of identities
-(one deck: none twice; at most ``MAX_READINGS``), settles each with ``referee.settle``, and when every one
-settles alike (each pair's result row by row, bonuses, fouls, specials, scores) scores the table with
-notes naming the doubts; otherwise the problems say what the doubtful cards may be.
+A reading leaves doubts, each a ``Doubt``: a card on the table and the identities it may have (the one it is shown as
+first). A card read unsurely may be any of its plausible identities (``vision.unsure``); the place of a card not seen
+in a known row, any card no sure card is (``vision.unseen``); a sure read whose reader gave a card not seen a fair
+chance, that card (``vision.unseen``); each of two reads of one identity, that identity or a card not seen
+(``vision.twice``). A producer of doubts (``Producer``) looks at the laid-out table and, when nothing but such doubts
+stops it, gives the table with its doubtful cards in place and the doubts (``OpenTable``). The resolver enumerates
+every combination of identities (one deck: none twice; at most ``THRESHOLDS.max_readings``), settles each with
+``referee.settle``, and when every one settles alike (each pair's result row by row, bonuses, fouls, specials, scores)
+scores the table with notes naming the doubts; otherwise the problems say what the doubtful cards may be.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -32,9 +32,9 @@ DoubtKind = Literal["unsure", "unseen", "suspect", "twice"]
 
 @dataclass(frozen=True)
 class Doubt:
-    """One card whose identity the photo leaves open, and the identities it may have (the one it is shown as
-    first; none: not known, so nothing can be tried). ``seat`` and ``row``: where it lies (the place of a card
-    not seen: its row; a read of a card read twice: its seat)."""
+    """One card whose identity the photo leaves open, and the identities it may have (the one it is shown as first;
+    none: not known, so nothing can be tried). ``seat`` and ``row``: where it lies (the place of a card not seen: its
+    row; a read of a card read twice: its seat)."""
 
     kind: DoubtKind
     card: CardDetection
@@ -56,8 +56,8 @@ class OpenTable:
 
 @dataclass(frozen=True)
 class Laid:
-    """A table as the layout laid it (``laid``), with its free-shape seats judged (``judged``, ``seat_rows``:
-    what each seat plays), and what it was laid from."""
+    """A table as the layout laid it (``laid``), with its free-shape seats judged (``judged``, ``seat_rows``: what each
+    seat plays), and what it was laid from."""
 
     laid: TableLayout
     judged: TableLayout
@@ -74,8 +74,8 @@ class Laid:
 
 @dataclass(frozen=True)
 class Resolved:
-    """The table as shown (its problems saying what was tried) and, when every reading of its doubts settles
-    it alike, the first reading's score; else ``seat_rows``: what each seat plays as laid."""
+    """The table as shown (its problems saying what was tried) and, when every reading of its doubts settles it alike,
+    the first reading's score; else ``seat_rows``: what each seat plays as laid."""
 
     layout: TableLayout
     seat_rows: dict[str, Rows]
@@ -86,20 +86,17 @@ Producer = Callable[[Laid], OpenTable | None]
 
 
 def readings(doubts: Sequence[Doubt]) -> Iterator[dict[int, Card]] | None:
-    """Every combination of the doubts' identities with no identity twice (keyed by the card's ``id``), the
-    identities shown first; None when there would be more than ``MAX_READINGS`` combinations to try."""
-    count = 1
-    for d in doubts:
-        count *= len(d.identities)
-    if count > THRESHOLDS.max_readings:
+    """Every combination of the doubts' identities with no identity twice (keyed by the card's ``id``), the identities
+    shown first; None when there would be more than ``THRESHOLDS.max_readings`` combinations to try."""
+    if math.prod(len(d.identities) for d in doubts) > THRESHOLDS.max_readings:
         return None
     return ({id(d.card): card for d, card in zip(doubts, combo, strict=True)}
             for combo in itertools.product(*(d.identities for d in doubts)) if len(set(combo)) == len(combo))
 
 
 def relabelled(layout: TableLayout, reading: dict[int, Card], unsure: frozenset[int] = frozenset()) -> TableLayout:
-    """``layout`` with the cards in ``reading`` given those identities (and full confidence, but for the
-    places of unseen cards and the cards in ``unsure``, by ``id``: no confidence)."""
+    """``layout`` with the cards in ``reading`` given those identities (and full confidence, but for the places of
+    unseen cards and the cards in ``unsure``, by ``id``: no confidence)."""
     def card(c: CardDetection) -> CardDetection:
         new = reading.get(id(c))
         if new is None:
@@ -115,9 +112,8 @@ def relabelled(layout: TableLayout, reading: dict[int, Card], unsure: frozenset[
 
 
 def _outcome(settlement: Settlement) -> Any:
-    """What a settlement decides: every pair's result row by row with its bonuses, each player's score,
-    foul and special; not which cards made a row nor the row's category (those may differ between
-    readings that settle alike)."""
+    """What a settlement decides: every pair's result row by row with its bonuses, each player's score, foul and
+    special; not which cards made a row nor the row's category (those may differ between readings that settle alike)."""
     data = settlement.to_json()
     for player in data.get("players", []):
         player.pop("rows", None)
@@ -126,9 +122,9 @@ def _outcome(settlement: Settlement) -> Any:
 
 def settled_alike(table: TableLayout, doubts: Sequence[Doubt], score: Callable[[TableLayout], Scored | None]
                   ) -> tuple[dict[int, Card], Scored] | None:
-    """The first reading of the ``doubts`` and its score, when every reading settles ``table`` alike; None when
-    two settle it differently, one cannot be scored, or there are too many to try. ``score``: the score of a
-    table whose cards are all taken as read (None when something blocks it)."""
+    """The first reading of the ``doubts`` and its score, when every reading settles ``table`` alike; None when two
+    settle it differently, one cannot be scored, or there are too many to try. ``score``: the score of a table whose
+    cards are all taken as read (None when something blocks it)."""
     choices = readings(doubts)
     if choices is None:
         return None
@@ -147,9 +143,9 @@ def settled_alike(table: TableLayout, doubts: Sequence[Doubt], score: Callable[[
 
 
 def resolve(laid: Laid, producers: Sequence[Producer]) -> Resolved:
-    """The table as it can be scored: as laid when nothing blocks it (or the round itself cannot be scored: no
-    banker); else the first producer's open table, scored when every reading of its doubts settles it alike,
-    with notes naming them, or with problems naming what the doubtful cards may be."""
+    """The table as it can be scored: as laid when nothing blocks it (or the round itself cannot be scored: no banker);
+    else the first producer's open table, scored when every reading of its doubts settles it alike, with notes naming
+    them, or with problems naming what the doubtful cards may be."""
     as_laid = Resolved(laid.judged, laid.seat_rows)
     round_problems = laid.scorer.round_for(laid.judged, laid.seat_rows, force=False)[1]
     if not laid.judged.blocked or any(p.blocking for p in round_problems):

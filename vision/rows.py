@@ -1,9 +1,9 @@
 """Rows within a seat: head, middle and tail, found as three bands across the player's view.
 
-Rows are found from each card's top-left corner (the part that shows in overlapped rows); their
-direction starts from the cards' own and is searched for the clearest three bands. A seat whose
-rows are not clear (two cards at one place, a turned card the others do not place) is a problem;
-a seat short of cards keeps its rows when the missing cards complete them one way only.
+Rows are found from each card's top-left corner (the part that shows in overlapped rows); their direction starts from
+the cards' own and is searched for the clearest three bands. A seat whose rows are not clear (two cards at one place, a
+turned card the others do not place) is a problem; a seat short of cards keeps its rows when the missing cards complete
+them one way only.
 """
 
 from __future__ import annotations
@@ -19,20 +19,19 @@ from referee.cards import HAND_SIZE, ROW_NAMES
 from referee.cards import ROW_SIZES as SIZE_OF_ROW
 from vision.tiles import outline_from_index
 
-from .card_shape import faces, turned, up_vector
+from .seats import faces, turned, up_vector
 from .thresholds import THRESHOLDS
 from .types import Box, CardDetection, LaidRows, Problem, SeatLayout
 
 ROW_SIZES = tuple(SIZE_OF_ROW[name] for name in ROW_NAMES)  # 3, 5, 5: head, middle, tail
 
 
-
 def _anchor(card: CardDetection) -> tuple[float, float]:
     """The card's top-left corner: in overlapped rows it is the part that always shows.
 
-    A card seen by both corners has an outline averaged from the two; its row neighbours,
-    seen by the top-left index only, carry that index's estimate (off by the same amount on
-    one deck). So such a card is anchored by its top-left index alone, like them."""
+    A card seen by both corners has an outline averaged from the two; its row neighbours, seen by the top-left index
+    only, carry that index's estimate (off by the same amount on one deck). So such a card is anchored by its top-left
+    index alone, like them."""
     if card.outline is not None and len(card.index_boxes) == 2 and card.up is not None:
         tl = card.outline[0]
         box = min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
@@ -45,15 +44,13 @@ def _anchor(card: CardDetection) -> tuple[float, float]:
     return card.center
 
 
-
 def _anchor_choices(card: CardDetection) -> list[tuple[float, float]]:
-    """Where ``card`` may be anchored. One read of an identity twice at the same turn (two indices
-    facing the same way are not one card's two corners) is one real index and one misread region
-    (a pip, the next card's index): either may be the card's top-left, and the rows decide."""
+    """Where ``card`` may be anchored. One read of an identity twice at the same turn (two indices facing the same way
+    are not one card's two corners) is one real index and one misread region (a pip, the next card's index): either may
+    be the card's top-left, and the rows decide."""
     if card.up is not None and len(card.index_boxes) == 2 and not card.up_either_way:
         return [outline_from_index(b, card.up)[0] for b in card.index_boxes]
     return [_anchor(card)]
-
 
 
 def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float, float]:
@@ -72,9 +69,7 @@ def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float
     return vx / norm, vy / norm
 
 
-
-def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: float,
-           ) -> tuple[float, list[list[int]]]:
+def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: float) -> tuple[float, list[list[int]]]:
     """Split anchors into three bands across direction (rx, ry): (separation, bands far to near)."""
     ux, uy = up_vector(up_deg)
     nx, ny = (ry, -rx) if ry * ux - rx * uy >= 0 else (-ry, rx)  # normal to the rows, toward the far side
@@ -89,14 +84,12 @@ def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: flo
     return separation, [sorted(band.tolist(), key=lambda i: along[i]) for band in bands]
 
 
-
 def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
-    """Three rows ordered farthest to nearest in the player's frame, or None if the
-    cards do not form three clearly separate rows.
+    """Three rows ordered farthest to nearest in the player's frame, or None if the cards do not form three clearly
+    separate rows.
 
-    The rows' direction starts from the cards' own (top edges, or across their facing)
-    and is searched within ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring
-    splits that give 3 + 5 + 5."""
+    The rows' direction starts from the cards' own (top edges, or across their facing) and is searched within
+    ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5."""
     if len(cards) < 3:
         return None
     rx, ry = _row_direction(cards, up_deg)
@@ -121,36 +114,29 @@ def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDete
     return tuple([cards[i] for i in band] for band in best[2])
 
 
-
 def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetection], ...] | None:
     """Head is the 3-card row, middle the 5-card row beside it, tail the other."""
     sizes = [len(r) for r in rows]
     if sorted(sizes) != sorted(ROW_SIZES):
         return None
-    head_at = sizes.index(3)
-    if head_at == 1:
+    if sizes.index(3) == 1:
         return None  # head between the two 5-card rows: which is the middle is not clear
-    middle_at = 1
-    tail_at = 2 if head_at == 0 else 0
-    return rows[head_at], rows[middle_at], rows[tail_at]
-
+    return (rows[0], rows[1], rows[2]) if sizes.index(3) == 0 else (rows[2], rows[1], rows[0])
 
 
 def _facing_seat(card: CardDetection, up: float) -> CardDetection:
-    """A card whose facing is opposite its seat's was read from its bottom-right index:
-    turn it half round (same rectangle, corners renamed) so its top-left is the anchor."""
+    """A card whose facing is opposite its seat's was read from its bottom-right index: turn it half round (same
+    rectangle, corners renamed) so its top-left is the anchor."""
     if card.up is None or faces(card, up):
         return card
     return turned(card)
 
 
-
 def _quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
-    """A one-corner card read a quarter turn off its seat's facing ``up`` (an index lying near 45
-    degrees reads almost as well in two turns) takes the turn nearest the seat's, and the outline
-    that goes with it: its row is found from that outline. A card seen by both corners and read a
-    quarter turn off is turned the same way; its top-left index is then the one farther toward the
-    seat's facing, and the card is anchored by that index's outline."""
+    """A one-corner card read a quarter turn off its seat's facing ``up`` (an index lying near 45 degrees reads almost
+    as well in two turns) takes the turn nearest the seat's, and the outline that goes with it: its row is found from
+    that outline. A card seen by both corners and read a quarter turn off is turned the same way; its top-left index is
+    then the one farther toward the seat's facing, and the card is anchored by that index's outline."""
     if card.up is None or len(card.index_boxes) not in (1, 2):
         return card
     off = (up - card.up + 180) % 360 - 180
@@ -163,35 +149,32 @@ def _quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
     return replace(card, up=turned, outline=(o[0], o[1], o[2], o[3]))
 
 
-
 def _turned_ids(read_up: dict[Box, float | None], group: list[CardDetection]) -> set[int]:
     """The cards of ``group`` (by ``id``) read from one index that the layout turned (see ``turned_unclear``)."""
     return {id(g) for g in group if len(g.index_boxes) == 1 and read_up.get(g.index_boxes[0]) not in (None, g.up)}
 
 
-
 def _fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[bool, tuple[int, int, int]]]:
-    """How ``missing`` more cards can complete three bands (far to near) to 3 + 5 + 5: whether the head is the
-    far band (else the near one; see ``_assign_rows``), and the count each band lacks."""
+    """How ``missing`` more cards can complete three bands (far to near) to 3 + 5 + 5: whether the head is the far band
+    (else the near one; see ``_assign_rows``), and the count each band lacks."""
     sizes = [len(b) for b in bands]
     fills = [(far, (t[0] - sizes[0], t[1] - sizes[1], t[2] - sizes[2]))
              for far, t in ((True, ROW_SIZES), (False, ROW_SIZES[::-1]))]
     return [(far, f) for far, f in fills if min(f) >= 0 and sum(f) == missing]
 
 
-
 def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDetection], up: float,
                 read_up: dict[Box, float | None]) -> LaidRows | None:
-    """A seat short of cards: its rows (head, middle, tail) as laid when its cards show three rows that the
-    missing cards complete to 3 + 5 + 5 one way only, no card read twice may lie in either of two rows
-    (``either_row``), no two cards lie at one place in a row (``_stacked_in_a_row``), and the cards placed
-    by an outline estimated from a turned corner (``turned_unclear``), if any, are where the other cards
-    alone say; else None."""
+    """A seat short of cards: its rows (head, middle, tail) as laid when its cards show three rows that the missing
+    cards complete to 3 + 5 + 5 one way only, no card read twice may lie in either of two rows (``either_row``), no two
+    cards lie at one place in a row (``_stacked_in_a_row``), and the cards placed by an outline estimated from a turned
+    corner (``turned_unclear``), if any, are where the other cards alone say; else None."""
     if bands is None or len(group) >= HAND_SIZE:
         return None
     if either_row(bands, up):
         return None
-    if (turned := _turned_ids(read_up, group)) and not _turned_agree(turned, group, up, bands):
+    turned = _turned_ids(read_up, group)
+    if turned and (len(turned) > THRESHOLDS.max_turned or not _turned_placed(turned, group, up, bands)):
         return None
     fills = _fills(bands, HAND_SIZE - len(group))
     if len(fills) != 1 or _stacked_in_a_row(bands, up) is not None:
@@ -200,11 +183,10 @@ def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDe
     return head, middle, tail
 
 
-
 def either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
-    """A card read twice at one turn (``_anchor_choices``) whose two anchors lie nearest different rows: the
-    other read may be the index of the card missing from that row (a misread of the same identity as its
-    neighbour), so which row is short is not known."""
+    """A card read twice at one turn (``_anchor_choices``) whose two anchors lie nearest different rows: the other read
+    may be the index of the card missing from that row (a misread of the same identity as its neighbour), so which row
+    is short is not known."""
     ux, uy = up_vector(up)
     far = [float(np.median([x * ux + y * uy for x, y in map(_anchor, band)])) for band in bands]
 
@@ -214,14 +196,11 @@ def either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
     return any(len({row(a) for a in _anchor_choices(c)}) > 1 for band in bands for c in band)
 
 
-
 def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> tuple[CardDetection, CardDetection] | None:
-    """Two cards of one row that lie at the same place along it, or None. One of them is not of that row: a
-    card anchored into it from the next row (a full seat shows that by a row too long, 3 + 6 + 4; a short
-    seat cannot when the row it left is the one a card is missing from), or a read on another card (a pip,
-    a misread corner). Measured: seats laid out rightly, on the detector's readings and the ground truth of
-    the 520 validation and test tables, keep their cards 0.39 of the median spacing apart and more; two
-    short seats filled wrongly had two cards 0.02 and 0.07 apart."""
+    """Two cards of one row that lie at the same place along it, or None. One of them is not of that row: a card
+    anchored into it from the next row (a full seat shows that by a row too long, 3 + 6 + 4; a short seat cannot when
+    the row it left is the one a card is missing from), or a read on another card (a pip, a misread corner): closer
+    than ``THRESHOLDS.same_place``."""
     rx, ry = _row_direction([c for b in bands for c in b], up)
     pairs: list[tuple[float, CardDetection, CardDetection]] = []
     for band in bands:
@@ -233,50 +212,32 @@ def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> tupl
     return (first, second) if gap < THRESHOLDS.same_place * float(np.median([p[0] for p in pairs])) else None
 
 
-
-def _turned_agree(turned: set[int], group: list[CardDetection], up: float, bands: tuple[list[CardDetection], ...]
-                  ) -> bool:
-    """The ``turned`` cards (see ``turned_unclear``, a few at most) lie in the rows that the other cards of
-    the seat, split on their own, give, and those rows can be completed to 3 + 5 + 5 one way only."""
-    if len(turned) > THRESHOLDS.max_turned:
-        return False
+def _turned_placed(turned: set[int], group: list[CardDetection], up: float, bands: tuple[list[CardDetection], ...]
+                   ) -> bool | None:
+    """Whether the ``turned`` cards (see ``turned_unclear``) lie in the rows the other cards of the seat, split on their
+    own, give, those rows completed to 3 + 5 + 5 one way only; None when the others alone show no rows the cards left
+    out complete."""
     alone = split_rows([g for g in group if id(g) not in turned], up)
-    return (alone is not None and len(_fills(alone, HAND_SIZE - sum(len(b) for b in alone))) == 1
-            and _same_rows(bands, alone, turned))
-
-
-
-def _same_rows(bands: tuple[list[CardDetection], ...], alone: tuple[list[CardDetection], ...], turned: set[int]
-               ) -> bool:
-    """The cards of ``bands`` but the ``turned`` ones lie in the rows ``alone`` (the seat split without those)."""
-    return [{id(c) for c in band if id(c) not in turned} for band in bands] == [{id(c) for c in b} for b in alone]
-
+    fills = [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
+    if alone is None or not fills:
+        return None
+    return len(fills) == 1 and [{id(c) for c in b if id(c) not in turned} for b in bands] == [{id(c) for c in b}
+                                                                                             for b in alone]
 
 
 def turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection], up: float,
                     bands: tuple[list[CardDetection], ...]) -> CardDetection | None:
-    """A card read from one index that the layout turned to its seat's facing (its bottom-right index,
-    or one read a quarter turn off) is anchored by an outline estimated from that index: on a turned
-    or fanned hand of small cards the estimate can be off by a card's width and land in the next row.
-    The other cards check it: split into rows on their own, when they can be completed to 3 + 5 + 5,
-    they must give the same rows as with the turned cards, and the places they leave short must be
-    filled one way only (the head at one end or the other). Otherwise the first turned card (the rows
-    are not clear), else None. A few such cards only: when most of a seat is read from the far
-    corners, their estimates err alike."""
+    """A card read from one index that the layout turned to its seat's facing (its bottom-right index, or one read a
+    quarter turn off) is anchored by an outline estimated from that index: on a turned or fanned hand of small cards
+    the estimate can be off by a card's width and land in the next row. The other cards check it: split into rows on
+    their own, when they can be completed to 3 + 5 + 5, they must give the same rows as with the turned cards, and the
+    places they leave short must be filled one way only (the head at one end or the other). Otherwise the first turned
+    card (the rows are not clear), else None. A few such cards only: when most of a seat is read from the far corners,
+    their estimates err alike."""
     turned = _turned_ids(read_up, group)
-    if not turned or len(turned) > THRESHOLDS.max_turned:
+    if not turned or len(turned) > THRESHOLDS.max_turned or _turned_placed(turned, group, up, bands) is not False:
         return None
-    rest = [g for g in group if id(g) not in turned]
-    alone = split_rows(rest, up)
-    if alone is None:
-        return None
-    fills = _fills(alone, len(turned))
-    if not fills:
-        return None  # the other cards alone do not show rows that the turned ones complete
-    if not _same_rows(bands, alone, turned) or len(fills) > 1:
-        return next(g for g in group if id(g) in turned)
-    return None
-
+    return next(g for g in group if id(g) in turned)
 
 
 def seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem],

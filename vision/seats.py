@@ -1,9 +1,10 @@
-"""Which cards are one player's: grouped by facing, then by position, and the groups mended.
+"""Which cards are one player's: grouped by facing, then by position, and the groups mended; where a card points
+and how big it is in the photo (the measures the layout's modules share).
 
-Each player's cards face them (the card's top points away from its player), so cards are grouped by
-facing direction first, then by position; groups that a corner index's ambiguity split (read from the
-bottom-right corner, a hand fanned through a quarter turn) are merged, a seat read upside down is
-turned, and a card given to the wrong seat (its scale, its turn) goes back.
+Each player's cards face them (the card's top points away from its player), so cards are grouped by facing direction
+first, then by position; groups that a corner index's ambiguity split (read from the bottom-right corner, a hand fanned
+through a quarter turn) are merged, a seat read upside down is turned, and a card given to the wrong seat (its scale,
+its turn) goes back.
 """
 
 from __future__ import annotations
@@ -11,15 +12,66 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
 
 from referee.cards import HAND_SIZE
 
-from .card_shape import card_size, faces, in_scale, linked, median_size, out_of_scale, turned, up_vector
 from .thresholds import THRESHOLDS
 from .types import CardDetection
+
+
+def up_vector(angle_deg: float) -> tuple[float, float]:
+    a = math.radians(angle_deg)
+    return math.sin(a), -math.cos(a)
+
+
+def card_size(card: CardDetection) -> float:
+    """The card's height in pixels, from its outline or its index box."""
+    if card.outline is not None:
+        pts = np.array(card.outline)
+        return float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max())
+    if card.index_boxes:
+        x1, y1, x2, y2 = card.index_boxes[0]
+        return max(x2 - x1, y2 - y1) * THRESHOLDS.index_to_card
+    x1, y1, x2, y2 = card.box
+    return max(x2 - x1, y2 - y1)
+
+
+def median_size(cards: Sequence[CardDetection]) -> float:
+    return float(np.median([card_size(c) for c in cards]))
+
+
+def out_of_scale(card: CardDetection, median: float) -> bool:
+    """``card`` is far smaller or larger than cards of ``median`` size (``THRESHOLDS.clutter_scale``)."""
+    return not THRESHOLDS.clutter_scale <= card_size(card) / median <= 1 / THRESHOLDS.clutter_scale
+
+
+def in_scale(card: CardDetection, median: float) -> bool:
+    """``card`` is the size of cards of ``median`` size (``THRESHOLDS.in_scale``)."""
+    return THRESHOLDS.in_scale[0] <= card_size(card) / median <= THRESHOLDS.in_scale[1]
+
+
+def turned(card: CardDetection) -> CardDetection:
+    """The same card facing the other way (same rectangle, corners renumbered)."""
+    if card.up is None:
+        return card
+    o = card.outline
+    return replace(card, up=(card.up + 180) % 360, outline=None if o is None else (o[2], o[3], o[0], o[1]))
+
+
+def faces(card: CardDetection, up: float) -> bool:
+    """The card's top points within 90 degrees of ``up`` (a seat's facing)."""
+    return card.up is not None and abs((card.up - up + 180) % 360 - 180) <= 90
+
+
+def linked(x: CardDetection, y: CardDetection) -> float | None:
+    """The distance between two cards when they lie in one player's area (closer than THRESHOLDS.link_card_heights of
+    the larger one's height, as in ``components``), else None."""
+    d = math.hypot(x.center[0] - y.center[0], x.center[1] - y.center[1])
+    return d if d < THRESHOLDS.link_card_heights * max(card_size(x), card_size(y)) else None
 
 
 def grouped(cards: list[CardDetection]) -> list[Group]:
@@ -28,36 +80,22 @@ def grouped(cards: list[CardDetection]) -> list[Group]:
 
 
 def _circular_clusters(angles: list[float]) -> list[list[int]]:
-    """Split facing angles (degrees) into groups at gaps wider than THRESHOLDS.angle_gap_deg."""
+    """Split facing angles (degrees) into groups at gaps wider than ``THRESHOLDS.angle_gap_deg``."""
     if not angles:
         return []
     order = sorted(range(len(angles)), key=lambda i: angles[i] % 360)
-    values = [angles[i] % 360 for i in order]
-    gaps = [(values[(k + 1) % len(values)] - values[k]) % 360 for k in range(len(values))]
-    if len(values) == 1:
-        return [order]
-    cuts = [k for k, g in enumerate(gaps) if g > THRESHOLDS.angle_gap_deg]
+    values, n = [angles[i] % 360 for i in order], len(angles)
+    cuts = [k for k in range(n) if (values[(k + 1) % n] - values[k]) % 360 > THRESHOLDS.angle_gap_deg] if n > 1 else []
     if not cuts:
         return [order]
-    groups = []
-    for j, cut in enumerate(cuts):
-        start = cut + 1
-        end = cuts[(j + 1) % len(cuts)]
-        group = []
-        k = start
-        while True:
-            group.append(order[k % len(order)])
-            if k % len(order) == end:
-                break
-            k += 1
-        groups.append(group)
-    return groups
-
+    # each group runs from just past one cut round to the next cut
+    return [[order[k % n] for k in range(cut + 1, cut + 2 + (cuts[(j + 1) % len(cuts)] - cut - 1) % n)]
+            for j, cut in enumerate(cuts)]
 
 
 def components(points: np.ndarray, sizes: np.ndarray) -> list[list[int]]:
-    """Connected components of cards closer than THRESHOLDS.link_card_heights of the larger one's
-    height (a local scale: perspective makes near cards larger)."""
+    """Connected components of cards closer than THRESHOLDS.link_card_heights of the larger one's height (a local
+    scale: perspective makes near cards larger)."""
     n = len(points)
     parent = list(range(n))
 
@@ -78,12 +116,10 @@ def components(points: np.ndarray, sizes: np.ndarray) -> list[list[int]]:
     return list(groups.values())
 
 
-
 def _mean_angle(angles: Sequence[float]) -> float:
     s = sum(math.sin(math.radians(a)) for a in angles)
     c = sum(math.cos(math.radians(a)) for a in angles)
     return math.degrees(math.atan2(s, c)) % 360
-
 
 
 def seat_name(up_deg: float) -> str:
@@ -92,21 +128,18 @@ def seat_name(up_deg: float) -> str:
     return names[int(((up_deg + 45) % 360) // 90)]
 
 
-
 Group = tuple[list[CardDetection], float]  # a seat's cards and their mean facing
-
 
 
 def _touching(a: list[CardDetection], b: list[CardDetection]) -> bool:
     return any(linked(x, y) is not None for x in a for y in b)
 
 
-
 def _merge_into_larger(groups: list[Group], turn_apart: Callable[[float], bool],
                        fit: Callable[[CardDetection], CardDetection]) -> list[Group]:
-    """Each group, smallest last, merged into a larger group it touches whose facing differs from
-    its own by a turn ``turn_apart`` accepts, when the two together hold no more than one hand (two
-    players' hands are too many cards to merge); merged cards pass through ``fit``."""
+    """Each group, smallest last, merged into a larger group it touches whose facing differs from its own by a turn
+    ``turn_apart`` accepts, when the two together hold no more than one hand (two players' hands are too many cards to
+    merge); merged cards pass through ``fit``."""
     out: list[Group] = []
     for group, up in sorted(groups, key=lambda g: -len(g[0])):
         host = next((h for h in out if turn_apart(abs((h[1] - up + 180) % 360 - 180))
@@ -118,44 +151,26 @@ def _merge_into_larger(groups: list[Group], turn_apart: Callable[[float], bool],
     return out
 
 
-
-def _merge_turned_groups(groups: list[Group]) -> list[Group]:
-    """A corner index alone cannot tell top-left from bottom-right (the two look the same, turned
-    half round), so cards read from their bottom-right corners (a row spread out, say) seem to
-    face the other way and form a group of their own. A group facing opposite to a larger group
-    it touches, the two together no more than one hand, is part of that player's cards: turned
-    and merged. (Two players facing each other hold a hand each: too many cards to merge.)"""
-    return _merge_into_larger(groups, lambda turn: turn > 135, turned)
-
-
-
-def _merge_fanned_groups(groups: list[Group]) -> list[Group]:
-    """A hand laid in a fan or an arc (13 cards in a free shape) turns through a quarter turn or
-    more, and its cards' facings split it into groups a quarter turn apart. A group a quarter turn
-    from a larger group it touches, the two together no more than one hand, is part of that
-    player's cards: merged, facing the larger group's way. (Two players at right angles hold a
-    hand each: too many cards to merge.)"""
-    return _merge_into_larger(groups, lambda turn: 45 < turn <= 135, lambda card: card)
-
-
-
-def seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], float]]:
+def seat_groups(cards: list[CardDetection]) -> list[Group]:
     """Cards grouped by facing direction, then by position; each with its mean facing angle."""
     oriented = [c for c in cards if c.up is not None]
-    groups: list[tuple[list[CardDetection], float]] = []
+    groups: list[Group] = []
     for idx in _circular_clusters([c.up for c in oriented if c.up is not None]):
         members = [oriented[i] for i in idx]
         pts = np.array([m.center for m in members])
         for comp in components(pts, np.array([card_size(m) for m in members])):
             group = [members[i] for i in comp]
             groups.append((group, _mean_angle([g.up for g in group if g.up is not None])))
-    groups = _merge_fanned_groups(_merge_turned_groups(groups))
+    # A corner index alone cannot tell top-left from bottom-right (the two look the same, turned half round): cards
+    # read from their bottom-right corners seem to face the other way and form a group of their own, part of the larger
+    # group facing opposite that they touch (turned and merged). A hand laid in a fan or an arc (13 cards in a free
+    # shape) splits into groups a quarter turn apart (merged, facing the larger group's way). Two players facing each
+    # other or at right angles hold a hand each: too many cards to merge.
+    groups = _merge_into_larger(groups, lambda turn: turn > 135, turned)
+    groups = _merge_into_larger(groups, lambda turn: 45 < turn <= 135, lambda card: card)
     # Cards without a facing direction, and small stray groups, join the seat they lie in.
-    loose = [c for c in cards if c.up is None]
+    loose = [c for c in cards if c.up is None] + [c for group, _ in groups if len(group) < 4 for c in group]
     big = [g for g in groups if len(g[0]) >= 4]
-    small = [g for g in groups if len(g[0]) < 4]
-    for group, _ in small:
-        loose.extend(group)
     leftover: list[CardDetection] = []
     for c in loose:
         target = _nearest_group(c, big)
@@ -168,9 +183,7 @@ def seat_groups(cards: list[CardDetection]) -> list[tuple[list[CardDetection], f
     return big
 
 
-
-def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], float]],
-                   ) -> tuple[list[CardDetection], float] | None:
+def _nearest_group(card: CardDetection, groups: list[Group]) -> Group | None:
     """The not-yet-full seat this card lies in, if any."""
     best, best_d = None, math.inf
     for g in groups:
@@ -183,10 +196,9 @@ def _nearest_group(card: CardDetection, groups: list[tuple[list[CardDetection], 
     return best
 
 
-
-def face_the_table(groups: list[tuple[list[CardDetection], float]]) -> list[tuple[list[CardDetection], float]]:
-    """Players' cards face the middle of the table. A seat whose cards all seem to face away
-    from it was read upside down (an index looks much the same turned half round): turn it."""
+def face_the_table(groups: list[Group]) -> list[Group]:
+    """Players' cards face the middle of the table. A seat whose cards all seem to face away from it was read upside
+    down (an index looks much the same turned half round): turn it."""
     big = [g for g in groups if len(g[0]) >= 4]
     if len(big) < 2:
         return groups
@@ -204,12 +216,11 @@ def face_the_table(groups: list[tuple[list[CardDetection], float]]) -> list[tupl
     return out
 
 
-
 def to_the_seat_of_its_size(groups: list[Group]) -> list[Group]:
     """A card far smaller or larger than its seat's cards (``THRESHOLDS.clutter_scale``) is not one of them. When it
-    lies beside a seat whose cards are its size (``THRESHOLDS.in_scale``), facing that seat once turned or as it is
-    (a far player's card read from its bottom-right index joins the near player), it moves there; a seat
-    then holding more than a hand gives back a card (``give_back_misturned``)."""
+    lies beside a seat whose cards are its size (``THRESHOLDS.in_scale``), facing that seat once turned or as it is (a
+    far player's card read from its bottom-right index joins the near player), it moves there; a seat then holding more
+    than a hand gives back a card (``give_back_misturned``)."""
     seats = [(group, up, median_size(group)) for group, up in groups if len(group) >= 4]
     for group, _up, median in seats:
         for card in [c for c in group if out_of_scale(c, median)]:
@@ -223,15 +234,12 @@ def to_the_seat_of_its_size(groups: list[Group]) -> list[Group]:
     return groups
 
 
-
-def give_back_misturned(groups: list[tuple[list[CardDetection], float]],
-                          ) -> list[tuple[list[CardDetection], float]]:
-    """A card can be given the wrong way round, and so to the player it then faces: one read from
-    its bottom-right index alone (that looks the same turned half round), or one that showed both
-    corners, oriented toward a "middle of the table" that on a tilted photo is not where the
-    cards' centres average. When a seat holds more than a hand, the seat such a card faces once
-    turned holds less, and the card lies nearer that seat's cards than its own seat's one-corner
-    cards, it moves there (the clearest first, while the counts say so)."""
+def give_back_misturned(groups: list[Group]) -> list[Group]:
+    """A card can be given the wrong way round, and so to the player it then faces: one read from its bottom-right
+    index alone (that looks the same turned half round), or one that showed both corners, oriented toward a "middle of
+    the table" that on a tilted photo is not where the cards' centres average. When a seat holds more than a hand, the
+    seat such a card faces once turned holds less, and the card lies nearer that seat's cards than its own seat's
+    one-corner cards, it moves there (the clearest first, while the counts say so)."""
     def nearest(card: CardDetection, group: list[CardDetection]) -> float:
         return min((math.dist(card.center, m.center) for m in group if m is not card), default=math.inf)
 
@@ -255,14 +263,11 @@ def give_back_misturned(groups: list[tuple[list[CardDetection], float]],
     return groups
 
 
-
 def orient_either_way(cards: list[CardDetection]) -> list[CardDetection]:
-    """A card that showed both corner indices faces either way (a card turned half round looks
-    the same). With more than one hand on the table, players sit around it and their cards'
-    tops face its middle: take the way toward the middle of the table when that is clear.
-    Otherwise take the way of the nearest cards whose way is known (read from one corner: in
-    overlapped rows that is the top-left index; or settled by the middle); with none around,
-    leave it."""
+    """A card that showed both corner indices faces either way (a card turned half round looks the same). With more
+    than one hand on the table, players sit around it and their cards' tops face its middle: take the way toward the
+    middle of the table when that is clear. Otherwise take the way of the nearest cards whose way is known (read from
+    one corner: in overlapped rows that is the top-left index; or settled by the middle); with none around, leave it."""
     if not any(c.up_either_way for c in cards):
         return cards
     several = len(cards) > HAND_SIZE
@@ -292,13 +297,11 @@ def orient_either_way(cards: list[CardDetection]) -> list[CardDetection]:
     return settled
 
 
-
 def _table_middle(cards: Sequence[CardDetection]) -> npt.NDArray[np.float64]:
-    """Where the middle of the table between the cards lies in the photo. A photo taken at a slant
-    draws near cards larger and far distances shorter, so the plain mean of the cards lies too
-    near the camera (inside the near hand, past its far row, on strongly slanted photos). The
-    image of the middle of points on the table is their mean weighted by depth, and a card's
-    depth goes as one over its size in the photo."""
+    """Where the middle of the table between the cards lies in the photo. A photo taken at a slant draws near cards
+    larger and far distances shorter, so the plain mean of the cards lies too near the camera (inside the near hand,
+    past its far row, on strongly slanted photos). The image of the middle of points on the table is their mean
+    weighted by depth, and a card's depth goes as one over its size in the photo."""
     centres = np.array([c.center for c in cards], dtype=np.float64)
     weights = 1.0 / np.maximum(np.array([card_size(c) for c in cards], dtype=np.float64), 1.0)
     return np.asarray((centres * weights[:, None]).sum(axis=0) / weights.sum(), np.float64)

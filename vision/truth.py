@@ -1,8 +1,5 @@
-"""Ground truth of a synthetic scene (``datasets.synth``) as detector output.
-
-The geometry is developed and measured on these "perfect detections", so its
-errors can be told apart from the detector's.
-"""
+"""Ground truth of a synthetic scene (``datasets.synth``) as detector output: the geometry is developed and measured
+on these "perfect detections", so its errors can be told apart from the detector's."""
 
 from __future__ import annotations
 

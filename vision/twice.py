@@ -1,20 +1,17 @@
-"""A card read twice, when the scores do not depend on which read is which card.
+"""A card read twice, as doubts for ``vision.resolve``: the scores may not depend on which read is which card.
 
-An identity read confidently on two separate cards is a misread: one of the two reads is another
-card (``vision.clutter`` reports it; when leaving one read out lays out every hand, that is done there).
-Kept both in their places (``layout_keeping_both_reads``), every hand may be complete and laid out: then
-one read is the identity read and the other a card no other sure card is. With 4 players every card is
-dealt, so that is the one card of the deck not read. Both reads are doubts, either of those (one deck:
-not both the same), resolved with the cards read unsurely (``vision.resolve``); when every combination
-settles the round alike it is scored, with a note naming what the second read must be. The reader's own
-alternatives are not trusted for this: a misread's truth can be far down its list.
+An identity read confidently on two separate cards is a misread: one read is another card (``vision.clutter`` reports
+it; when leaving one read out lays out every hand, ``vision.layout`` does so). Kept both in their places, every hand may
+be complete and laid out: then one read is the identity read and the other a card no other sure card is (with 4 players,
+the one card of the deck not read). The reader's own alternatives are not trusted for this: a misread's truth can be far
+down its list.
 """
 
 from __future__ import annotations
 
 from referee.cards import DECK, Card
 
-from .layout import LayoutConfig, layout_keeping_both_reads
+from .layout import layout_keeping_both_reads
 from .resolve import Doubt, Laid, OpenTable
 from .thresholds import THRESHOLDS
 from .types import CardDetection, Problem
@@ -22,15 +19,13 @@ from .unsure import unsure_cards
 
 
 def read_twice(laid: Laid) -> OpenTable | None:
-    """The producer of the doubts of a card read twice: when a duplicate blocks the table and, laid out with
-    both confident reads kept, nothing but cards read unsurely blocks it, that table, with as doubts the cards
-    read unsurely (over the identities no other sure card holds) and the two reads (surest first), each the
-    identity read or a card no other sure card is; else None (so too when an unsure card's identities are
-    unknown, or unless exactly one identity is seated twice, both sure)."""
+    """The producer of the doubts of a card read twice: when a duplicate blocks the table and, laid out with both
+    confident reads of one identity kept (exactly one identity seated twice, both sure), nothing but cards read unsurely
+    blocks it: that table, the unsure cards (over the identities no other sure card holds) and the two reads."""
     if not any(p.kind == "duplicate_card" and p.blocking for p in laid.judged.problems):
         return None
     min_confidence = laid.min_confidence
-    both = layout_keeping_both_reads(laid.detections.cards, LayoutConfig(min_confidence), laid.detections.unread)
+    both = layout_keeping_both_reads(laid.detections.cards, min_confidence, laid.detections.unread)
     if both is None or any(p.blocking and p.kind != "low_confidence" for p in laid.scorer.playable(both)[1].problems):
         return None
     seated = [c for s in both.seats for c in s.cards]
@@ -53,9 +48,8 @@ def read_twice(laid: Laid) -> OpenTable | None:
 
 
 def twice_note(twice: list[Doubt], shown: dict[int, Card]) -> Problem:
-    """The note (not blocking) for a table scored whichever read is which: the seat and place of the read
-    shown as another card (``shown``: the identity each read, by ``id``, is scored as) and what it must or
-    may be."""
+    """The note (not blocking) for a table scored whichever read is which: the seat and place of the read shown as
+    another card (``shown``: the identity each read, by ``id``, is scored as) and what it must or may be."""
     card, identities = twice[0].identities[0], twice[0].identities
     misread = twice[1] if shown[id(twice[0].card)] == card else twice[0]
     other = shown[id(misread.card)]
@@ -71,8 +65,8 @@ def twice_note(twice: list[Doubt], shown: dict[int, Card]) -> Problem:
 
 
 def twice_problem(twice: list[Doubt]) -> Problem:
-    """The blocking problem of a table whose scores depend on which read is which: where the two reads are,
-    and the cards the other one may be when they are few."""
+    """The blocking problem of a table whose scores depend on which read is which: where the two reads are, and the
+    cards the other one may be when they are few."""
     (x1, y1), (x2, y2) = (d.card.center for d in twice)
     card, others = twice[0].identities[0], twice[0].identities[1:]
     if len(others) == 1:

@@ -142,14 +142,9 @@ class SeatLayout:
         return "rows" if self.rows is not None or self.short_rows is not None else "free"
 
     def row_of(self, detection: CardDetection) -> RowName | None:
-        rows = self.rows or self.short_rows
-        if rows is None:
-            return None
         names: tuple[RowName, RowName, RowName] = ("head", "middle", "tail")
-        for name, row in zip(names, rows, strict=True):
-            if detection in row:
-                return name
-        return None
+        return next((n for n, row in zip(names, self.rows or self.short_rows or (), strict=False) if detection in row),
+                    None)
 
     def to_json(self) -> dict[str, Any]:
         rows = self.rows or self.short_rows  # a short seat's rows as laid, for the user to complete

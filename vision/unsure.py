@@ -1,14 +1,10 @@
-"""Cards read unsurely: the identities each may have, as doubts for ``vision.resolve``.
+"""Cards read unsurely, as doubts for ``vision.resolve``: a referee need not know a card whose identity changes nothing.
 
-A referee does not need to know a card whose identity changes nothing. A card read below the
-confidence floor may be any identity its reader gave a plausible probability (``plausible_identities``:
-its probabilities as read, over the identities no surely-read card holds, weighed again); the resolver
-scores every combination, and when all settle the round alike the low-confidence problems become notes
-naming the identities tried (``told``). Otherwise they block, as before. The floor
-(``THRESHOLDS.plausible``) was chosen on the validation-family photo tables: of the cards read below the
-confidence floor whose true identity no sure card holds, the truth was among the identities at least
-0.002 probable all but once in 228, at 0.01 all but 9 times (there the reader was sure of other
-identities: slivers of index 6 px wide, and indices of 17-41 px read as another rank).
+A card read below the confidence floor may be any identity its reader gave a plausible probability
+(``plausible_identities``: its probabilities as read, over the identities no surely-read card holds, weighed again;
+``THRESHOLDS.plausible``, where it misses the truth the reader was sure of other identities: slivers of index 6 px
+wide, indices of 17-41 px read as another rank). Scored whatever they are, their problems become notes naming the
+identities tried (``told``); else they block, naming what each may be.
 """
 
 from __future__ import annotations
@@ -23,9 +19,9 @@ from .types import CardDetection, Problem, TableLayout
 
 
 def plausible_identities(card: CardDetection, held: set[Card]) -> tuple[Card, ...]:
-    """The identities ``card`` may have: its reader's probabilities as read, without those ``held``
-    by sure cards, weighed again; each at least ``THRESHOLDS.plausible``. Its reading comes first. Empty
-    when the reader's probabilities are unknown (then nothing can be said about what else it may be)."""
+    """The identities ``card`` may have: its reader's probabilities as read, without those ``held`` by sure cards,
+    weighed again; each at least ``THRESHOLDS.plausible``. Its reading comes first. Empty when the reader's
+    probabilities are unknown (then nothing can be said about what else it may be)."""
     options = [(c, p) for c, p in card.alternatives if c not in held]
     mass = sum(p for _, p in options)
     if mass <= 0:
@@ -38,9 +34,9 @@ def plausible_identities(card: CardDetection, held: set[Card]) -> tuple[Card, ..
 
 
 def unsure_cards(layout: TableLayout, min_confidence: float, held: set[Card] | None = None) -> list[Doubt]:
-    """The seated cards below ``min_confidence`` with their plausible identities, over those not ``held`` (by
-    default the identities of the seated sure cards). When one's identities are unknown (its reader's
-    probabilities are), that card alone, with none: nothing can be tried."""
+    """The seated cards below ``min_confidence`` with their plausible identities, over those not ``held`` (by default
+    the identities of the seated sure cards). When one's identities are unknown (its reader's probabilities are), that
+    card alone, with none: nothing can be tried."""
     seated = [c for s in layout.seats for c in s.cards]
     if held is None:
         held = {c.card for c in seated if c.confidence >= min_confidence}
@@ -56,10 +52,9 @@ def unsure_cards(layout: TableLayout, min_confidence: float, held: set[Card] | N
 
 
 def told(problems: tuple[Problem, ...], unsure: list[Doubt], settled: bool) -> tuple[Problem, ...]:
-    """The low-confidence problems of the ``unsure`` cards, saying what was tried. ``settled``: every
-    reading scored alike, so they become notes that the score does not depend on them; otherwise they
-    still block, each naming what its card may be (when more than one identity is plausible), for the
-    user to check on the table."""
+    """The low-confidence problems of the ``unsure`` cards, saying what was tried. ``settled``: every reading scored
+    alike, so they become notes that the score does not depend on them; otherwise they still block, each naming what
+    its card may be (when more than one identity is plausible), for the user to check on the table."""
     tried = {str(u.card.card): u.identities for u in unsure if settled or len(u.identities) > 1}
     out: list[Problem] = []
     for p in problems:
