@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "compare":
         before, after = (json.loads(p.read_text()) for p in args.paths)
         changed = 0
-        for name in before:
+        for name in (n for n in before if n in after):
             diff = {k: (v, after[name].get(k)) for k, v in before[name].items() if after[name].get(k) != v}
             changed += len(diff)
             print(f"{name}: {len(diff)} of {len(before[name])} changed")

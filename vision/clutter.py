@@ -1,9 +1,8 @@
 """What is not a card of a hand: a second read of one card, artwork read as a card, unread corners.
 
-An identity read twice is one card's two indices when the reads coincide, else a card seen twice (a problem, or a weak
+Two reads of one identity are one card's two indices when they coincide, else a card seen twice (a problem, or a weak
 read dropped); a read far out of scale with its seat's cards is artwork; many unread corners together apart from every
-hand may be a player's cards, unread.
-"""
+hand may be a player's cards, unread."""
 
 from __future__ import annotations
 

@@ -25,13 +25,11 @@ from .types import MIN_CONFIDENCE, Box, CardDetection, Problem, SeatLayout, Tabl
 
 def layout_table(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
                  unread: Sequence[Box] = ()) -> TableLayout:
-    """Group ``detections`` into seats and rows; report every problem found.
-
-    An identity read confidently on two separate cards is a misread (or clutter: a card back's artwork, a patterned
-    table). When keeping one of the reads and leaving out the others gives exactly one table whose every hand is
-    complete and laid out, that read is the card and the others are reported as ignored (so too when several choices
-    work and give every hand the same rows); otherwise the duplicate blocks scoring (``_resolve_duplicates``).
-    ``unread``: the index regions the detector found and read no card from (see ``unread_hand``)."""
+    """Group ``detections`` into seats and rows; report every problem found. An identity read confidently on two
+    separate cards is a misread (or clutter: a card back's artwork, a patterned table): when keeping one read lays out
+    every hand complete (one choice, or several giving the same rows), the others are reported as ignored
+    (``_resolve_duplicates``); otherwise the duplicate blocks. ``unread``: the index regions the detector read no card
+    from (see ``unread_hand``)."""
     problems: list[Problem] = []
     order = list(detections)
     by_card = reads_by_identity(order)

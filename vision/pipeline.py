@@ -1,9 +1,8 @@
 """From one photo to the settlement: read → detect → lay out → resolve → score.
 
-``read_photo`` never returns a silent guess: whatever blocks scoring is in ``problems`` (each naming its seat and
-card), and the round is scored only when nothing blocks it, or every reading of what the photo leaves uncertain settles
-it alike (``vision.resolve``), or with ``force=True`` after the user has seen the warnings (then only the seats with
-three complete rows are scored).
+``read_photo`` never returns a silent guess: whatever blocks scoring is in ``problems`` (each naming its seat and card).
+The round is scored when nothing blocks it, when every reading of what the photo leaves uncertain settles it alike
+(``vision.resolve``), or with ``force=True`` after the user has seen the warnings (then the seats with 3 + 5 + 5 rows).
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
 """What the photo leaves uncertain: list what the table could be, settle each, and score it only if all agree.
 
-A reading leaves doubts, each a ``Doubt``: a card on the table and the identities it may have (the one it is shown as
-first). A card read unsurely may be any of its plausible identities (``vision.unsure``); the place of a card not seen
-in a known row, any card no sure card is (``vision.unseen``); a sure read whose reader gave a card not seen a fair
-chance, that card (``vision.unseen``); each of two reads of one identity, that identity or a card not seen
-(``vision.twice``). A producer of doubts (``Producer``) looks at the laid-out table and, when nothing but such doubts
-stops it, gives the table with its doubtful cards in place and the doubts (``OpenTable``). The resolver enumerates
-every combination of identities (one deck: none twice; at most ``THRESHOLDS.max_readings``), settles each with
-``referee.settle``, and when every one settles alike (each pair's result row by row, bonuses, fouls, specials, scores)
-scores the table with notes naming the doubts; otherwise the problems say what the doubtful cards may be.
+Each doubt is a ``Doubt``: a card on the table and the identities it may have (the one shown first): a card read
+unsurely, its plausible identities (``vision.unsure``); the place of a card not seen in a known row, any card no sure
+card is, and a sure read whose reader gave such a card a fair chance, that card (``vision.unseen``); each of two reads
+of one identity, it or a card not seen (``vision.twice``). A ``Producer`` looks at the laid-out table and, when nothing
+but its doubts stops it, gives the table with the doubtful cards in place (``OpenTable``). The resolver settles every
+combination (one deck; at most ``THRESHOLDS.max_readings``) with ``referee.settle``; when all settle alike (each pair's
+result row by row, bonuses, fouls, specials, scores) the table is scored with notes naming the doubts, otherwise the
+problems say what the doubtful cards may be.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""Rows within a seat: head, middle and tail, found as three bands across the player's view.
+"""Rows within a seat: head, middle and tail, three bands across the player's view of the cards' top-left corners.
 
-Rows are found from each card's top-left corner (the part that shows in overlapped rows); their direction starts from
-the cards' own and is searched for the clearest three bands. A seat whose rows are not clear (two cards at one place, a
-turned card the others do not place) is a problem; a seat short of cards keeps its rows when the missing cards complete
-them one way only.
+Their direction starts from the cards' own and is searched for the clearest bands. Rows that are not clear (two cards
+at one place, a turned card the others do not place) are a problem; a seat short of cards keeps its rows when the
+missing cards complete them one way only.
 """
 
 from __future__ import annotations

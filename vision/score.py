@@ -1,8 +1,6 @@
-"""From a laid-out table to the round it shows and its settlement (``referee.settle``).
-
-A seat laid in rows plays them; 13 cards in a free shape count only when they hold a special hand judged on the cards
-alone (the solver chooses rows that show it); the round needs 2 to 4 such seats, and a banker under a banker preset.
-"""
+"""From a laid-out table to the round it shows and its settlement (``referee.settle``): a seat laid in rows plays them;
+13 cards in a free shape count only when they hold a special hand judged on the cards alone (the solver chooses rows
+that show it); the round needs 2 to 4 such seats, and a banker under a banker preset."""
 
 from __future__ import annotations
 

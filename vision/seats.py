@@ -1,10 +1,8 @@
-"""Which cards are one player's: grouped by facing, then by position, and the groups mended; where a card points
-and how big it is in the photo (the measures the layout's modules share).
+"""Which cards are one player's, and where a card points and how big it is (the measures the layout shares).
 
-Each player's cards face them (the card's top points away from its player), so cards are grouped by facing direction
-first, then by position; groups that a corner index's ambiguity split (read from the bottom-right corner, a hand fanned
-through a quarter turn) are merged, a seat read upside down is turned, and a card given to the wrong seat (its scale,
-its turn) goes back.
+Each player's cards face them (the card's top points away from its player): cards are grouped by facing, then by
+position; groups a corner index's ambiguity split (read from the bottom-right corner, a hand fanned through a quarter
+turn) are merged, a seat read upside down is turned, a card given to the wrong seat (its scale, its turn) goes back.
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ SHORT_SEAT_KINDS = ("card_count", "row_size")  # the problems a short seat repor
 
 
 def unsure_or_unseen(laid: Laid) -> OpenTable | None:
-    """The producer of the doubts of cards read unsurely and cards not seen: when nothing but those blocks the table,
-    the table with its short seats' gaps filled by placeholders, and as doubts the unsure cards, the gaps and the sure
-    cards that may be a card not seen; else None."""
+    """The producer of the doubts of cards read unsurely and not seen: when nothing else blocks the table, the table
+    with its short seats' gaps filled by placeholders; the unsure cards, the gaps and the sure cards that may be a card
+    not seen."""
     short = short_seats(laid.judged)
     blocking = [p for p in laid.judged.problems if p.blocking]
     if short is None and not all(p.kind == "low_confidence" for p in blocking):
