@@ -98,8 +98,7 @@ def read_photo(
 
 
 def _scored(resolved: Resolved, scorer: Scorer, force: bool) -> tuple[TableLayout, Round | None, Settlement | None]:
-    """The table shown with the problems of its round, the round and its settlement: the resolver's when every reading
-    settled it alike; else the round of the table as laid (with ``force``, of its seats with rows)."""
+    """The table with its round's problems, the round and its settlement: the resolver's, else the table's as laid."""
     if resolved.scored is not None:
         return resolved.layout, resolved.scored[1], resolved.scored[2]
     round_, problems = scorer.round_for(resolved.layout, resolved.seat_rows, force)

@@ -161,11 +161,12 @@ def _told(laid: Laid, open_table: OpenTable, found: tuple[dict[int, Card], Score
     from .unsure import told
 
     unsure, gaps, twice = open_table.of("unsure"), open_table.of("unseen"), open_table.of("twice")
-    if found is None:
+    if found is None:  # the problems name what the doubtful cards may be (of a card read twice: its duplicate's)
         problems = gap_hints(told(laid.judged.problems, unsure, settled=False), gaps)
         if twice:
             problem = twice_problem(twice)
-            problems = tuple(problem if p.kind == "duplicate_card" and p.card == problem.card else p for p in problems)
+            problems = tuple(problem if p.kind == "duplicate_card" and p.card == problem.card else p
+                             for p in laid.judged.problems)
         return Resolved(replace(laid.judged, problems=problems), laid.seat_rows)
     reading, scored = found
     shown = relabelled(open_table.table, {id(d.card): reading[id(d.card)] for d in gaps + twice},
