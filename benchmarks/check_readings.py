@@ -112,7 +112,12 @@ def tables(dirs: list[Path]) -> Iterator[tuple[str, Path, dict[str, Any]]]:
             yield root.name, path, json.loads(path.read_text())
 
 
-def cached(root: Path, path: Path) -> Detections:
+def cached(root: Path, path: Path, truth: dict[str, Any] | None = None) -> Detections:
+    """The cached readings of a table, or with ``truth`` its ground truth as the detector (no readings needed)."""
+    if truth is not None:
+        from vision.truth import detections_from_truth
+
+        return Detections(width=truth["width"], height=truth["height"], cards=tuple(detections_from_truth(truth)))
     return detections_from_json(json.loads((root / "readings" / f"{path.stem}.json").read_text()))
 
 
@@ -229,25 +234,31 @@ CHECKS: dict[str, tuple[Perturb, int]] = {  # each check and its repetitions per
 }
 
 
-def _perturbed_table(job: tuple[str, Path, dict[str, Any], str, list[str]]) -> dict[str, dict[str, list[str]]]:
-    family, path, truth, rules_name, names = job
+Job = tuple[str, Path, dict[str, Any], str, list[str], bool, int]
+
+
+def _perturbed_table(job: Job) -> dict[str, dict[str, list[str]]]:
+    family, path, truth, rules_name, names, use_truth, most = job
     rules = load_ruleset(rules_name)
-    base = cached(path.parents[2], path)
+    base = cached(path.parents[2], path, truth if use_truth else None)
     out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
     for name in names:
         change, reps = CHECKS[name]
-        for rep in range(reps):
+        for rep in range(min(reps, most)):
             rng = random.Random(f"{path.stem}/{name}/{rep}")
             cards = change(rng, list(base.cards))
             out[name][f"{family}/{path.stem}#{rep}"] = list(scored(tuple(cards), base, truth, rules))
     return out
 
 
-def perturbed(dirs: list[Path], rules_name: str, only: str | None, workers: int) -> dict[str, dict[str, list[str]]]:
-    """Per check, per table and repetition (``family/stem#rep``): [outcome, digest]."""
+def perturbed(dirs: list[Path], rules_name: str, only: str | None, workers: int, use_truth: bool = False,
+              most: int = 99) -> dict[str, dict[str, list[str]]]:
+    """Per check, per table and repetition (``family/stem#rep``): [outcome, digest]. ``use_truth``: perturb the
+    ground truth instead of the cached readings; ``most``: repetitions per check at most."""
     names = [name for name in CHECKS if only is None or only in name]
     out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
-    jobs = [(family, path, truth, rules_name, names) for family, path, truth in tables(dirs)]
+    jobs: list[Job] = [(family, path, truth, rules_name, names, use_truth, most)
+                       for family, path, truth in tables(dirs)]
     with multiprocessing.Pool(workers) as pool:
         for k, done in enumerate(pool.imap_unordered(_perturbed_table, jobs)):
             for name, outcomes in done.items():
@@ -270,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="perturb/tables: where to write every outcome (JSON)")
     parser.add_argument("--only", help="perturb: only the checks whose name holds this")
     parser.add_argument("--workers", type=int, default=1, help="perturb: processes")
+    parser.add_argument("--truth", action="store_true", help="tables/perturb: the ground truth as the detector")
+    parser.add_argument("--reps", type=int, default=99, help="perturb: repetitions per check at most")
     args = parser.parse_args(argv)
     if args.command == "compare":
         before, after = (json.loads(p.read_text()) for p in args.paths)
@@ -284,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     rules = load_ruleset(args.rules)
     if args.command == "perturb":
         start = time.perf_counter()
-        result = perturbed(args.paths, args.rules, args.only, args.workers)
+        result = perturbed(args.paths, args.rules, args.only, args.workers, args.truth, args.reps)
         for name, outcomes in result.items():
             print(f"{name:<44} {_counts(outcomes)}")
         print(f"{'all':<44} {_counts({f'{n}/{k}': v for n, o in result.items() for k, v in o.items()})}")
@@ -311,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
                 (root / "readings" / f"{path.stem}.json").write_text(json.dumps(detections_to_json(dets)))
                 full[key] = list(scored(dets.cards, dets, truth, rules))
                 print(f"\r{root.name}: {len(full)}", end="", file=sys.stderr)
-            base = cached(root, path)
+            base = cached(root, path, truth if args.truth else None)
             from_cache[key] = list(scored(base.cards, base, truth, rules))
         if full:
             print(f"\n{root.name}, full run:      {_counts(full)}")
