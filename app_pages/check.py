@@ -16,6 +16,7 @@ from referee.errors import InputError
 from referee.hand import analyse
 from referee.ruleset import Ruleset
 from referee.solver import Advice, SolveResult, advise, solve
+from referee.words import foul_text
 
 EXAMPLE = "2c 3d 5h | 6s 6h 8c 9d Tc | Js Jh Jd 4c 4d"
 ADVICE_SAMPLES = 200
@@ -209,7 +210,7 @@ def render() -> None:
     with st.container(border=True):
         st.markdown(show.rows_block(player["rows"], lang, foul=report.foul), unsafe_allow_html=True)
         if report.foul:
-            st.error(f"{name('foul', lang)}: {report.foul_reason}")
+            st.error(f"{name('foul', lang)}: {foul_text(rows, choice.rules, lang) or report.foul_reason}")
         else:
             st.success("Not fouled: head ≤ middle ≤ tail")
         for line in show.verdict_lines(player, lang)[1 if report.foul else 0:]:

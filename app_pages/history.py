@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from app_pages import show, state
+from app_pages import choices, show, state
 from app_pages.i18n import sentence
 from app_pages.images import to_rgb
 from app_pages.table import build_round, seat_entry
@@ -129,6 +129,7 @@ def _edit_round(record: RoundRecord) -> None:
         for error in errors:
             st.error(sentence(error))
         return
+    round_ = choices.carried(record.hands, round_)
     try:
         rules = state.rules_from_text(record.ruleset_toml, f"round {record.number} rules")
         scored = settle(round_, rules).to_json()
@@ -173,6 +174,7 @@ def _round(record: RoundRecord) -> None:
             else:
                 st.caption("(the photo could not be shown)")
         show.settlement(record.settlement, state.language(), key=f"round_{record.id}")
+        choices.show_adjustments(record.settlement, state.language())
         if record.corrections:
             st.caption(f"{len(record.corrections)} correction(s) before or after scoring")
         edit_tab, delete_tab = st.tabs(["Edit", "Delete"])

@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 from PIL import Image
 
-from app_pages import reader, show, state
+from app_pages import choices, reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
@@ -226,8 +226,9 @@ def _fill_seat(slot: Any, seat: Seat, seats: list[Seat], rules: Ruleset, scored:
                 score += f'<span class="ssr-badge">{name("banker", lang)}</span>'
             st.markdown(score + show.rows_block(player["rows"], lang, foul=bool(player.get("foul")),
                                                 flagged=flagged), unsafe_allow_html=True)
-            for line in show.verdict_lines(player, lang):
+            for line in show.verdict_lines(player, lang, rules):
                 st.markdown(line)
+            choices.special_choice(player, lang)
         else:
             tiles = []
             for row in ROW_NAMES:
@@ -311,6 +312,7 @@ def _clear_round(players: int) -> None:
     for key in ("score_digest", "score_error", "score_notice", "score_notes", "score_upload", "score_camera"):
         st.session_state.pop(key, None)
     _reset_table(blank_table(max(2, min(players, 4)), st.session_state["seat_names"]), original=[])
+    choices.clear()
 
 
 def _fingerprint(session_id: int, round_: Round) -> str:
@@ -372,6 +374,7 @@ def render() -> None:
     round_, errors = build_round(playing, banker) if playing else (None, [])
     scored: dict[str, Any] | None = None
     if round_ is not None:
+        round_ = choices.apply(round_, choice.rules)
         try:
             scored = settle(round_, choice.rules).to_json()
         except InputError as err:
@@ -391,6 +394,7 @@ def render() -> None:
     st.markdown("**Pair by pair** (points the first player receives from the second)")
     st.dataframe(show.pairs_frame(scored, state.language()), hide_index=True, width="stretch")
     st.caption(f"Rules: {scored['rules']} ({scored['mode']}); the total is {scored['total']}")
+    choices.adjustment_form(round_, choice.rules, state.language())
     _save(round_, scored, seats)
 
 

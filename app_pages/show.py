@@ -12,7 +12,9 @@ import streamlit as st
 from app_pages.glyphs import row_html, score_html, totals_html
 from app_pages.i18n import Language, name
 from referee.cards import parse_cards
+from referee.ruleset import Ruleset
 from referee.settle import bonus_parts
+from referee.words import foul_text, rows_of
 
 
 def rows_block(rows: Sequence[Mapping[str, Any]], lang: Language, *, foul: bool = False,
@@ -25,11 +27,13 @@ def rows_block(rows: Sequence[Mapping[str, Any]], lang: Language, *, foul: bool 
     )
 
 
-def verdict_lines(player: Mapping[str, Any], lang: Language) -> list[str]:
-    """Foul (with the reason), special, missed special, as short markdown lines."""
+def verdict_lines(player: Mapping[str, Any], lang: Language, rules: Ruleset | None = None) -> list[str]:
+    """Foul (with the reason: with ``rules``, the rows and cards that decide it), special, missed
+    special, as short markdown lines."""
     lines = []
     if player.get("foul"):
-        lines.append(f":red[**{name('foul', lang)}**: {escape(str(player.get('foul_reason')))}]")
+        reason = foul_text(rows_of(player), rules, lang) if rules is not None else None
+        lines.append(f":red[**{name('foul', lang)}**: {escape(str(reason or player.get('foul_reason')))}]")
     if player.get("special"):
         lines.append(f":green[**{name('special', lang)}**: {name(str(player['special']), lang)}]")
     if player.get("missed_special"):

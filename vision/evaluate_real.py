@@ -25,6 +25,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from .image_io import read_image
 from .realsets import Box, LabelledIndex, RealPhoto, yolo_photos
 from .types import MIN_CONFIDENCE, CardDetection
 
+CONFIDENCE_BUCKETS: tuple[float, ...] = (0.0, 0.55, 0.7, 0.85, 0.95, 0.99, 1.0001)
 SIZE_BUCKETS: tuple[tuple[float, float], ...] = ((0, 14), (14, 20), (20, 28), (28, 1e9))  # short side, px
 EDJE_RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -67,6 +69,7 @@ class SourceReport:
     indices: int = 0
     indices_located: int = 0
     by_size: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    read_confidences: list[tuple[float, bool]] = field(default_factory=list)  # reads on a label: (confidence, right)
     misses: list[Miss] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -79,7 +82,22 @@ class SourceReport:
             "confident_error_rate": _ratio(self.confident_wrong, self.confident),
             "indices": self.indices, "indices_located_by_stage1": self.indices_located,
             "recall_by_index_px": {k: {"cards": v[1], "recall": _ratio(v[0], v[1])} for k, v in self.by_size.items()},
+            "reliability": reliability(self.read_confidences),
         }
+
+
+def reliability(reads: list[tuple[float, bool]]) -> list[dict[str, Any]]:
+    """Confidence bucket -> reads, the share of them wrong, and their mean confidence (the share a
+    calibrated reader would have right)."""
+    out = []
+    for lo, hi in pairwise(CONFIDENCE_BUCKETS):
+        inside = [(c, ok) for c, ok in reads if lo <= c < hi]
+        if inside:
+            out.append({"confidence": f"{lo:.2f}-{min(hi, 1.0):.2f}", "reads": len(inside),
+                        "wrong": sum(not ok for _, ok in inside),
+                        "share_wrong": sum(not ok for _, ok in inside) / len(inside),
+                        "mean_confidence": sum(c for c, _ in inside) / len(inside)})
+    return out
 
 
 def _ratio(a: int, b: int) -> float:
@@ -127,8 +145,10 @@ def score_photo(report: SourceReport, photo: RealPhoto, cards: tuple[CardDetecti
         elif str(d.card) in under:
             report.right_reads += 1
             found.add(str(d.card))
+            report.read_confidences.append((d.confidence, True))
         else:
             report.wrong_reads += 1
+            report.read_confidences.append((d.confidence, False))
             report.confident_wrong += sure
             truth = sorted(under)[0]
             box = next(ix.box for ix in photo.indices if ix.card == truth)
@@ -183,10 +203,12 @@ def evaluate_edje(detector: CardDetector, folder: Path, floor: float = MIN_CONFI
                 report.unlabelled_reads += 1
             elif any(boxes[k][0] == str(d.card)[0] for k in inside):
                 report.right_reads += 1
+                report.read_confidences.append((d.confidence, True))
                 for k in inside:
                     found[k] = found[k] or boxes[k][0] == str(d.card)[0]
             else:
                 report.wrong_reads += 1
+                report.read_confidences.append((d.confidence, False))
                 report.confident_wrong += sure
                 report.misses.append(Miss(img, boxes[inside[0]][1], boxes[inside[0]][0], str(d.card), d.confidence,
                                           True))
@@ -220,6 +242,8 @@ def print_report(r: SourceReport, out: Any = sys.stdout) -> None:
           file=out)
     sizes = ", ".join(f"{k} px {v['recall']:.3f} ({v['cards']})" for k, v in sorted(s["recall_by_index_px"].items()))
     print(f"  recall by the visible index's short side: {sizes}", file=out)
+    table = ", ".join(f"{b['confidence']}: {b['wrong']}/{b['reads']} wrong" for b in s["reliability"])
+    print(f"  reliability (confidence of reads on a labelled index): {table}", file=out)
 
 
 def contact_sheet(misses: list[Miss], dest: Path, tile: int = 112, per_row: int = 10) -> None:
