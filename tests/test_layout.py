@@ -529,47 +529,47 @@ def _read_from_a_far_corner(cards: list[CardDetection], names: set[str]) -> tupl
 
 
 def test_cards_turned_by_the_layout_need_the_other_cards_to_agree_on_their_row() -> None:
-    from vision.layout import _split_rows, _turned_unclear
+    from vision.rows import split_rows, turned_unclear
 
     bottom = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])
     # two tail cards read from their far corners: without them the rows are 3 + 5 + 3, and the two could
     # complete the head's end as well as the tail's, so where they were estimated to lie decides alone
     cards, read_up = _read_from_a_far_corner(bottom, {"4c", "4d"})
-    bands = _split_rows(cards, 0.0)
+    bands = split_rows(cards, 0.0)
     assert bands is not None
-    unclear = _turned_unclear(read_up, cards, 0.0, bands)
+    unclear = turned_unclear(read_up, cards, 0.0, bands)
     assert unclear is not None and str(unclear.card) in {"4c", "4d"}
     # one such card: the others show its row (3 + 5 + 4 can only become 3 + 5 + 5 one way)
     cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
-    assert _turned_unclear(read_up, cards, 0.0, _split_rows(cards, 0.0)) is None  # type: ignore[arg-type]
+    assert turned_unclear(read_up, cards, 0.0, split_rows(cards, 0.0)) is None  # type: ignore[arg-type]
 
 
 def test_a_short_seat_with_turned_cards_knows_its_rows_only_when_the_other_cards_agree() -> None:
-    from vision.layout import _short_rows, _split_rows
+    from vision.rows import short_rows, split_rows
 
     bottom = [c for c in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) if str(c.card) != "9d"]
     # the middle's 9d is not seen and the tail's 4d was read from its far corner: the others, split on
     # their own (3 + 4 + 4), can become 3 + 5 + 5 one way, and put the 4d where its outline did
     cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
-    rows = _short_rows(_split_rows(cards, 0.0), cards, 0.0, read_up)
+    rows = short_rows(split_rows(cards, 0.0), cards, 0.0, read_up)
     assert rows is not None and [len(r) for r in rows] == [3, 4, 5]
     # the tail's 4c and 4d both so: the others show 3 + 4 + 3, which the three missing complete two ways
     cards, read_up = _read_from_a_far_corner(bottom, {"4c", "4d"})
-    assert _short_rows(_split_rows(cards, 0.0), cards, 0.0, read_up) is None
+    assert short_rows(split_rows(cards, 0.0), cards, 0.0, read_up) is None
 
 
 def test_a_short_seat_with_two_cards_at_one_place_in_a_row_does_not_know_its_rows() -> None:
-    from vision.layout import _short_rows, _split_rows
+    from vision.rows import short_rows, split_rows
 
     # bottom's middle 9d is not seen, and the tail's 4c was anchored into the middle row, on the 8c's place:
     # the rows look like 3 + 5 + 4 (the tail short), but the middle holds two cards at one place
     bottom = [c for c in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) if str(c.card) != "9d"]
     eight = next(c for c in bottom if str(c.card) == "8c")
     moved = [card_at(c.card, eight.center[0] + 2.0, eight.center[1], 0.0) if str(c.card) == "4c" else c for c in bottom]
-    bands = _split_rows(moved, 0.0)
+    bands = split_rows(moved, 0.0)
     assert bands is not None and [len(b) for b in bands] == [3, 5, 4]
-    assert _short_rows(bands, moved, 0.0, {}) is None
-    assert _short_rows(_split_rows(bottom, 0.0), bottom, 0.0, {}) is not None  # as laid, the rows are known
+    assert short_rows(bands, moved, 0.0, {}) is None
+    assert short_rows(split_rows(bottom, 0.0), bottom, 0.0, {}) is not None  # as laid, the rows are known
 
 
 def test_a_read_at_another_cards_place_in_a_row_blocks_even_when_it_completes_the_hand() -> None:
@@ -585,7 +585,7 @@ def test_a_read_at_another_cards_place_in_a_row_blocks_even_when_it_completes_th
 
 
 def test_a_short_seat_does_not_know_its_rows_when_a_card_read_twice_may_lie_in_either_of_two() -> None:
-    from vision.layout import _either_row, _short_rows, _split_rows
+    from vision.rows import either_row, short_rows, split_rows
 
     # bottom's 9d (middle) was not read, and its index read as Js, the tail's card below it: one card with
     # two indices at one turn, anchored at either. Which row is short then depends on which read is the Js.
@@ -594,9 +594,9 @@ def test_a_short_seat_does_not_know_its_rows_when_a_card_read_twice_may_lie_in_e
     corner = lambda c: (c.outline[0][0] + 1, c.outline[0][1] + 1, c.outline[0][0] + 11, c.outline[0][1] + 16)
     cards = [replace(c, index_boxes=(corner(c), corner(nine)) if str(c.card) == "Js" else (corner(c),))
              for c in laid if c is not nine]
-    bands = _split_rows(cards, 0.0)
+    bands = split_rows(cards, 0.0)
     assert bands is not None and sorted(len(b) for b in bands) == [3, 4, 5]
-    assert _either_row(bands, 0.0) and _short_rows(bands, cards, 0.0, {}) is None
+    assert either_row(bands, 0.0) and short_rows(bands, cards, 0.0, {}) is None
     alone = [replace(c, index_boxes=(corner(c),)) for c in laid if c is not nine]  # read once: the middle is short
-    bands = _split_rows(alone, 0.0)
-    assert bands is not None and not _either_row(bands, 0.0) and _short_rows(bands, alone, 0.0, {}) is not None
+    bands = split_rows(alone, 0.0)
+    assert bands is not None and not either_row(bands, 0.0) and short_rows(bands, alone, 0.0, {}) is not None

@@ -14,8 +14,8 @@ from test_unsure import RULES, photo, scores, unsure
 from referee.cards import DECK, Card
 from vision.layout import layout_table
 from vision.pipeline import read_photo
+from vision.thresholds import THRESHOLDS
 from vision.types import CardDetection, Detections
-from vision.unseen import MAX_UNSEEN, MAY_BE
 
 FOUR = ["bottom", "right", "top", "left"]
 
@@ -107,7 +107,7 @@ def test_rows_that_could_be_completed_two_ways_block() -> None:
 
 def test_more_cards_missing_than_are_tried_block() -> None:
     full = table(FOUR)
-    gone = ["3d", "7s", "As", "8h", "2h"][: MAX_UNSEEN + 1]
+    gone = ["3d", "7s", "As", "8h", "2h"][: THRESHOLDS.max_unseen + 1]
     reading = photo(without(full, *gone))
     assert reading.settlement is None
     assert {p.seat for p in reading.problems if p.kind == "card_count" and p.blocking} >= {"bottom", "right"}
@@ -167,4 +167,4 @@ def test_a_sure_card_that_may_be_the_card_not_seen_is_tried_in_its_place() -> No
                 for c in without(full, "7s")]
 
     assert scores(read_as(0.05)) is None
-    assert scores(read_as(MAY_BE / 2)) == scores(full)  # the reader's floor: not a card it may be
+    assert scores(read_as(THRESHOLDS.may_be / 2)) == scores(full)  # the reader's floor: not a card it may be

@@ -11,8 +11,9 @@ from referee import load_ruleset
 from referee.cards import Card
 from vision.join import IndexHit, join_indices
 from vision.pipeline import read_photo
+from vision.thresholds import THRESHOLDS
 from vision.types import CardDetection, Detections
-from vision.unsure import MAX_READINGS, PLAUSIBLE, Unsure, plausible_identities, readings
+from vision.unsure import plausible_identities
 
 RULES = load_ruleset("classic")
 
@@ -78,22 +79,11 @@ def test_every_unsure_card_is_tried_together() -> None:
 def test_plausible_identities_leave_out_what_sure_cards_hold() -> None:
     card = replace(table(["bottom"])[0], confidence=0.6,
                    alternatives=((Card.parse("Kd"), 0.5), (Card.parse("2c"), 0.3), (Card.parse("Ks"), 0.198),
-                                 (Card.parse("Qs"), PLAUSIBLE * 0.1)))
+                                 (Card.parse("Qs"), THRESHOLDS.plausible * 0.1)))
     assert str(card.card) == "2c"
     # Kd is held by a sure card; the rest weighed again: 2c first (its reading), then Ks; Qs is too improbable
     assert [str(c) for c in plausible_identities(card, {Card.parse("Kd")})] == ["2c", "Ks"]
     assert plausible_identities(replace(card, alternatives=()), set()) == ()
-
-
-def test_readings_never_give_one_identity_twice_and_stop_at_the_limit() -> None:
-    a, b = table(["bottom"])[:2]
-    two = [Unsure(a, (Card.parse("Ks"), Card.parse("Kd"))), Unsure(b, (Card.parse("Ks"), Card.parse("Qs")))]
-    combos = readings(two)
-    assert combos is not None
-    assert sorted(tuple(str(c) for c in r.values()) for r in combos) == [("Kd", "Ks"), ("Kd", "Qs"), ("Ks", "Qs")]
-    many = [Unsure(a, tuple(Card.parse(f"{r}s") for r in "23456789TJQKA"))] * 3
-    assert MAX_READINGS < 13 ** 3
-    assert readings(many) is None
 
 
 def test_cards_keep_their_readers_probabilities_as_read() -> None:

@@ -1,8 +1,5 @@
-"""Ground truth of a synthetic scene (``datasets.synth``) as detector output.
-
-The geometry is developed and measured on these "perfect detections", so its
-errors can be told apart from the detector's.
-"""
+"""Ground truth of a synthetic scene (``datasets.synth``) as detector output: the geometry is developed and measured on
+these "perfect detections", so its errors can be told apart from the detector's."""
 
 from __future__ import annotations
 
@@ -14,8 +11,8 @@ from vision.types import Box, CardDetection, Point
 
 
 def up_from_outline(outline: tuple[Point, Point, Point, Point]) -> float:
-    """Facing angle (degrees, 0 = the card's top points up the image, 90 = right)
-    from corners ordered top-left, top-right, bottom-right, bottom-left of the upright card."""
+    """Facing angle (degrees, 0 = the card's top points up the image, 90 = right) from corners ordered top-left,
+    top-right, bottom-right, bottom-left of the upright card."""
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = outline
     ux, uy = (x0 + x1 - x2 - x3) / 2, (y0 + y1 - y2 - y3) / 2
     return math.degrees(math.atan2(ux, -uy)) % 360

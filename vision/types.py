@@ -1,8 +1,7 @@
 """The data that flows from the detector through the table geometry.
 
-``CardDetection`` is one physical card, seen once; ``TableLayout`` is the cards
-grouped into seats and rows, with every ``Problem`` that blocks scoring. Both are
-frozen and serialise to the JSON of ``referee detect`` / ``referee photo``.
+``CardDetection`` is one physical card, seen once; ``TableLayout`` is the cards grouped into seats and rows, with every
+``Problem`` that blocks scoring. Both are frozen and serialise to the JSON of ``referee detect`` / ``referee photo``.
 """
 
 from __future__ import annotations
@@ -30,19 +29,16 @@ def _r(x: float) -> float:
 class CardDetection:
     """One physical card: its identity and where it is.
 
-    ``box`` covers what is visible of the card (its index boxes, and its outline when
-    known); ``index_boxes`` are the rank+suit corner indices the detector read;
-    ``outline`` is the card's four corners when they could be estimated; ``up`` is the
-    direction (degrees, image coordinates, 0 = the card's top points up the image,
-    90 = points right) the card's top edge faces, or None. ``up_either_way``: the card
-    showed both corner indices (they face opposite ways), so ``up + 180`` fits it as well
-    (a card looks the same turned half round; the player's other cards settle it).
-    ``confidence`` is how probable the identity is, given the other cards on the table.
-    ``alternatives``: the reader's probabilities as read, before the other cards were weighed in
-    (the likeliest identities, most probable first; empty when unknown), for judging whether an
-    unsure card's identity matters (``vision.unsure``). Not part of the JSON.
-    ``unseen``: not a card the photo shows but the place of one missing from a row, its identity one
-    that settles the round alike whatever the card is (``vision.unseen``); its box is its row's.
+    ``box`` covers what is visible of the card (its index boxes, and its outline when known); ``index_boxes`` are the
+    rank+suit corner indices the detector read; ``outline`` is the card's four corners when they could be estimated;
+    ``up`` is the direction (degrees, image coordinates, 0 = the card's top points up the image, 90 = points right) the
+    card's top edge faces, or None. ``up_either_way``: the card showed both corner indices (they face opposite ways),
+    so ``up + 180`` fits it as well (a card looks the same turned half round; the player's other cards settle it).
+    ``confidence`` is how probable the identity is, given the other cards on the table. ``alternatives``: the reader's
+    probabilities as read, before the other cards were weighed in (the likeliest identities, most probable first; empty
+    when unknown), for judging whether an unsure card's identity matters (``vision.unsure``). Not part of the JSON.
+    ``unseen``: not a card the photo shows but the place of one missing from a row, its identity one that settles the
+    round alike whatever the card is (``vision.unseen``); its box is its row's.
     """
 
     card: Card
@@ -124,9 +120,8 @@ LaidRows = tuple[tuple[CardDetection, ...], tuple[CardDetection, ...], tuple[Car
 class SeatLayout:
     """One player's cards as laid: three rows, or 13 cards in a free shape (a special hand).
 
-    ``short_rows``: a seat with fewer than 13 cards whose cards show three rows that the missing
-    cards complete to 3 + 5 + 5 one way only: those rows as laid (head, middle, tail; see
-    ``vision.unseen``). None otherwise."""
+    ``short_rows``: a seat with fewer than 13 cards whose cards show three rows that the missing cards complete to
+    3 + 5 + 5 one way only: those rows as laid (head, middle, tail; see ``vision.unseen``). None otherwise."""
 
     seat: str
     cards: tuple[CardDetection, ...]
@@ -142,14 +137,9 @@ class SeatLayout:
         return "rows" if self.rows is not None or self.short_rows is not None else "free"
 
     def row_of(self, detection: CardDetection) -> RowName | None:
-        rows = self.rows or self.short_rows
-        if rows is None:
-            return None
         names: tuple[RowName, RowName, RowName] = ("head", "middle", "tail")
-        for name, row in zip(names, rows, strict=True):
-            if detection in row:
-                return name
-        return None
+        return next((n for n, row in zip(names, self.rows or self.short_rows or (), strict=False) if detection in row),
+                    None)
 
     def to_json(self) -> dict[str, Any]:
         rows = self.rows or self.short_rows  # a short seat's rows as laid, for the user to complete

@@ -1,0 +1,343 @@
+"""What follows the detector, measured on the detector's readings cached once (photo tables and perturbations).
+
+    python benchmarks/check_readings.py cache  DIR [DIR ...]   # run the detector once per photo: DIR/readings/*.json
+    python benchmarks/check_readings.py tables DIR [DIR ...]   # settle every table from its cached readings
+    python benchmarks/check_readings.py perturb DIR [DIR ...] --out OUT.json   # ~19,000 perturbed tables
+    python benchmarks/check_readings.py compare BEFORE.json AFTER.json         # which outcomes changed
+
+``DIR`` is an output folder of ``python -m datasets.synth`` (the tables of ``models/MODEL_CARD.md``:
+``eval_val`` seed 78 val, ``eval_val2`` seed 79 val, ``eval`` seed 77 test). ``cache`` also scores each photo
+from the detector's readings in memory (the full run) and from the cache (which should agree). A table is
+right when its settlement's scores are the deal's, WRONG when it is scored otherwise with no blocking
+problem, else stopped. ``perturb`` changes the real readings of every table the model card's ways (seeded by
+table, check and repetition, so two runs perturb alike) and records each outcome with a digest of the
+``referee photo`` JSON, so that ``compare`` tells whether a refactor changed any reading's result.
+
+Run from the repository root with ``PYTHONPATH=$PWD`` (the code measured is the one on the path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from referee.cards import DECK, Card
+from referee.round import Round
+from referee.ruleset import Ruleset, load_ruleset
+from referee.settle import settle
+from vision.pipeline import PhotoReading, read_photo
+from vision.types import CardDetection, Detections
+
+BLANK = np.zeros((1, 1, 3), np.uint8)  # the cached runs need no pixels
+RIGHT, STOPPED, WRONG = "right", "stopped", "WRONG"
+
+
+# --- the cache: Detections as JSON, losslessly (floats round-trip through repr) ---
+
+def card_to_json(c: CardDetection) -> dict[str, Any]:
+    return {"card": str(c.card), "confidence": float(c.confidence), "box": [float(v) for v in c.box],
+            "index_boxes": [[float(v) for v in b] for b in c.index_boxes],
+            "outline": None if c.outline is None else [[float(x), float(y)] for x, y in c.outline],
+            "up": None if c.up is None else float(c.up), "up_either_way": c.up_either_way,
+            "alternatives": [[str(a), float(p)] for a, p in c.alternatives]}
+
+
+def _box(v: list[float]) -> tuple[float, float, float, float]:
+    return (v[0], v[1], v[2], v[3])
+
+
+def card_from_json(d: dict[str, Any]) -> CardDetection:
+    o = d["outline"]
+    return CardDetection(card=Card.parse(d["card"]), confidence=d["confidence"], box=_box(d["box"]),
+                         index_boxes=tuple(_box(b) for b in d["index_boxes"]),
+                         outline=None if o is None else ((o[0][0], o[0][1]), (o[1][0], o[1][1]), (o[2][0], o[2][1]),
+                                                         (o[3][0], o[3][1])),
+                         up=d["up"], up_either_way=d["up_either_way"],
+                         alternatives=tuple((Card.parse(a), p) for a, p in d["alternatives"]))
+
+
+def detections_to_json(d: Detections) -> dict[str, Any]:
+    return {"width": d.width, "height": d.height, "cards": [card_to_json(c) for c in d.cards],
+            "unread": [[float(v) for v in b] for b in d.unread]}
+
+
+def detections_from_json(d: dict[str, Any]) -> Detections:
+    return Detections(width=d["width"], height=d["height"], cards=tuple(card_from_json(c) for c in d["cards"]),
+                      unread=tuple(_box(b) for b in d["unread"]))
+
+
+# --- judging a reading ---
+
+def expected_scores(truth: dict[str, Any], rules: Ruleset) -> dict[str, int]:
+    return {p.name: p.score for p in settle(Round.from_json(truth["round"]), rules).players}
+
+
+def judged(reading: PhotoReading, expected: dict[str, int]) -> str:
+    if reading.settlement is None:
+        return STOPPED
+    if {p.name: p.score for p in reading.settlement.players} == expected:
+        return RIGHT
+    return STOPPED if any(p.blocking for p in reading.problems) else WRONG
+
+
+def digest(reading: PhotoReading) -> str:
+    data = reading.to_json()
+    data.pop("timing_ms")
+    return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def scored(cards: tuple[CardDetection, ...], base: Detections, truth: dict[str, Any], rules: Ruleset
+           ) -> tuple[str, str]:
+    dets = replace(base, cards=cards)
+    reading = read_photo(BLANK, rules, banker=truth["round"].get("banker"), detector=lambda _image: dets)
+    return judged(reading, expected_scores(truth, rules)), digest(reading)
+
+
+def tables(dirs: list[Path]) -> Iterator[tuple[str, Path, dict[str, Any]]]:
+    for root in dirs:
+        for path in sorted(root.glob("truth/*/*.json")):
+            yield root.name, path, json.loads(path.read_text())
+
+
+def cached(root: Path, path: Path, truth: dict[str, Any] | None = None) -> Detections:
+    """The cached readings of a table, or with ``truth`` its ground truth as the detector (no readings needed)."""
+    if truth is not None:
+        from vision.truth import detections_from_truth
+
+        return Detections(width=truth["width"], height=truth["height"], cards=tuple(detections_from_truth(truth)))
+    return detections_from_json(json.loads((root / "readings" / f"{path.stem}.json").read_text()))
+
+
+# --- perturbations of the real readings (the model card's checks) ---
+
+def _height(c: CardDetection) -> float:
+    if c.outline is not None:
+        pts = np.array(c.outline)
+        return float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max())
+    x1, y1, x2, y2 = c.index_boxes[0] if c.index_boxes else c.box
+    return max(x2 - x1, y2 - y1) * (4.6 if c.index_boxes else 1.0)
+
+
+def _moved(c: CardDetection, dx: float, dy: float) -> CardDetection:
+    def box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        return (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy)
+
+    o = c.outline
+    return replace(c, box=box(c.box), index_boxes=tuple(box(b) for b in c.index_boxes),
+                   outline=None if o is None else ((o[0][0] + dx, o[0][1] + dy), (o[1][0] + dx, o[1][1] + dy),
+                                                   (o[2][0] + dx, o[2][1] + dy), (o[3][0] + dx, o[3][1] + dy)))
+
+
+def _turned(c: CardDetection, degrees: int) -> CardDetection:
+    """``c`` turned about its centre (outline, index boxes' centres, facing)."""
+    cx, cy = c.center
+    a = math.radians(degrees)
+    cos, sin = round(math.cos(a)), round(math.sin(a))
+
+    def point(x: float, y: float) -> tuple[float, float]:
+        return (cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos)
+
+    def box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = point(b[0], b[1]), point(b[2], b[3])
+        return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+
+    o = c.outline
+    return replace(c, box=box(c.box), index_boxes=tuple(box(b) for b in c.index_boxes),
+                   outline=None if o is None else (point(*o[0]), point(*o[1]), point(*o[2]), point(*o[3])),
+                   up=None if c.up is None else (c.up + degrees) % 360)
+
+
+def _phantom(rng: random.Random, cards: list[CardDetection], identity: Card, confidence: float) -> CardDetection:
+    """A read of ``identity`` beside a random card (0.3-0.7 of its height away), as that card lies."""
+    near = rng.choice(cards)
+    a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.3, 0.7) * _height(near)
+    return replace(_moved(near, r * math.cos(a), r * math.sin(a)), card=identity, confidence=confidence,
+                   alternatives=((identity, confidence),))
+
+
+Perturb = Callable[[random.Random, list[CardDetection]], list[CardDetection]]
+
+
+def _take(k: int) -> Perturb:
+    def go(rng: random.Random, cards: list[CardDetection]) -> list[CardDetection]:
+        gone = set(rng.sample(range(len(cards)), k))
+        return [c for i, c in enumerate(cards) if i not in gone]
+    return go
+
+
+def _add_phantom(sure: bool) -> Perturb:
+    def go(rng: random.Random, cards: list[CardDetection]) -> list[CardDetection]:
+        confidence = rng.uniform(0.9, 1.0) if sure else rng.uniform(0.3, 0.84)
+        return [*cards, _phantom(rng, cards, rng.choice(DECK), confidence)]
+    return go
+
+
+def _shift(rng: random.Random, cards: list[CardDetection]) -> list[CardDetection]:
+    """One card moved 0.3-0.9 of its height toward or away from its player (along its facing)."""
+    i = rng.randrange(len(cards))
+    c = cards[i]
+    up = math.radians(c.up if c.up is not None else 0.0)
+    d = rng.uniform(0.3, 0.9) * _height(c) * rng.choice((-1, 1))
+    out = list(cards)
+    out[i] = _moved(c, d * math.sin(up), -d * math.cos(up))
+    return out
+
+
+def _turn(degrees: int) -> Perturb:
+    def go(rng: random.Random, cards: list[CardDetection]) -> list[CardDetection]:
+        i = rng.randrange(len(cards))
+        out = list(cards)
+        out[i] = _turned(cards[i], degrees)
+        return out
+    return go
+
+
+def _misread(rng: random.Random, cards: list[CardDetection]) -> list[CardDetection]:
+    """One card read as another card on the table (a duplicate identity)."""
+    i, j = rng.sample(range(len(cards)), 2)
+    out = list(cards)
+    out[i] = replace(cards[i], card=cards[j].card)
+    return out
+
+
+def _phantom_duplicate(rng: random.Random, cards: list[CardDetection]) -> list[CardDetection]:
+    """A confident phantom read of a card on the table beside a random card, and a real card taken away."""
+    phantom = _phantom(rng, cards, rng.choice(cards).card, rng.uniform(0.9, 1.0))
+    gone = rng.randrange(len(cards))
+    return [c for i, c in enumerate(cards) if i != gone] + [phantom]
+
+
+CHECKS: dict[str, tuple[Perturb, int]] = {  # each check and its repetitions per table
+    "take 1 card away": (_take(1), 5),
+    "take 2 cards away": (_take(2), 5),
+    "phantom read, sure": (_add_phantom(True), 3),
+    "phantom read, weak": (_add_phantom(False), 3),
+    "card moved toward/away from its player": (_shift, 3),
+    "card turned 90": (_turn(90), 3),
+    "card turned 180": (_turn(180), 3),
+    "card turned 270": (_turn(270), 3),
+    "card misread as another on the table": (_misread, 3),
+    "sure phantom duplicate + a card taken away": (_phantom_duplicate, 6),
+}
+
+
+Job = tuple[str, Path, dict[str, Any], str, list[str], bool, int]
+
+
+def _perturbed_table(job: Job) -> dict[str, dict[str, list[str]]]:
+    family, path, truth, rules_name, names, use_truth, most = job
+    rules = load_ruleset(rules_name)
+    base = cached(path.parents[2], path, truth if use_truth else None)
+    out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
+    for name in names:
+        change, reps = CHECKS[name]
+        for rep in range(min(reps, most)):
+            rng = random.Random(f"{path.stem}/{name}/{rep}")
+            cards = change(rng, list(base.cards))
+            out[name][f"{family}/{path.stem}#{rep}"] = list(scored(tuple(cards), base, truth, rules))
+    return out
+
+
+def perturbed(dirs: list[Path], rules_name: str, only: str | None, workers: int, use_truth: bool = False,
+              most: int = 99) -> dict[str, dict[str, list[str]]]:
+    """Per check, per table and repetition (``family/stem#rep``): [outcome, digest]. ``use_truth``: perturb the
+    ground truth instead of the cached readings; ``most``: repetitions per check at most."""
+    names = [name for name in CHECKS if only is None or only in name]
+    out: dict[str, dict[str, list[str]]] = {name: {} for name in names}
+    jobs: list[Job] = [(family, path, truth, rules_name, names, use_truth, most)
+                       for family, path, truth in tables(dirs)]
+    with multiprocessing.Pool(workers) as pool:
+        for k, done in enumerate(pool.imap_unordered(_perturbed_table, jobs)):
+            for name, outcomes in done.items():
+                out[name].update(outcomes)
+            print(f"\r{k + 1}/{len(jobs)} tables", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    return out
+
+
+def _counts(outcomes: dict[str, list[str]]) -> str:
+    n = Counter(o for o, _ in outcomes.values())
+    return f"{len(outcomes):>6} tables: {n[RIGHT]:>5} right, {n[STOPPED]:>5} stopped, {n[WRONG]} WRONG"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", choices=("cache", "tables", "perturb", "compare"))
+    parser.add_argument("paths", type=Path, nargs="+")
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--out", type=Path, help="perturb/tables: where to write every outcome (JSON)")
+    parser.add_argument("--only", help="perturb: only the checks whose name holds this")
+    parser.add_argument("--workers", type=int, default=1, help="perturb: processes")
+    parser.add_argument("--truth", action="store_true", help="tables/perturb: the ground truth as the detector")
+    parser.add_argument("--reps", type=int, default=99, help="perturb: repetitions per check at most")
+    args = parser.parse_args(argv)
+    if args.command == "compare":
+        before, after = (json.loads(p.read_text()) for p in args.paths)
+        changed = 0
+        for name in (n for n in before if n in after):
+            diff = {k: (v, after[name].get(k)) for k, v in before[name].items() if after[name].get(k) != v}
+            changed += len(diff)
+            print(f"{name}: {len(diff)} of {len(before[name])} changed")
+            for k, (was, now) in sorted(diff.items())[:20]:
+                print(f"    {k}: {was} -> {now}")
+        return 1 if changed else 0
+    rules = load_ruleset(args.rules)
+    if args.command == "perturb":
+        start = time.perf_counter()
+        result = perturbed(args.paths, args.rules, args.only, args.workers, args.truth, args.reps)
+        for name, outcomes in result.items():
+            print(f"{name:<44} {_counts(outcomes)}")
+        print(f"{'all':<44} {_counts({f'{n}/{k}': v for n, o in result.items() for k, v in o.items()})}")
+        print(f"{time.perf_counter() - start:.0f} s")
+        if args.out:
+            args.out.write_text(json.dumps(result, indent=0, sort_keys=True))
+        return 0
+    detector = None
+    if args.command == "cache":
+        from vision.detector import CardDetector
+
+        detector = CardDetector().detect
+    results: dict[str, dict[str, list[str]]] = {}
+    for root in args.paths:
+        full: dict[str, list[str]] = {}
+        from_cache: dict[str, list[str]] = {}
+        for _family, path, truth in tables([root]):
+            key = f"{root.name}/{path.stem}"
+            if detector is not None:
+                from vision.image_io import read_image
+
+                dets = detector(read_image(root / truth["image"]))
+                (root / "readings").mkdir(exist_ok=True)
+                (root / "readings" / f"{path.stem}.json").write_text(json.dumps(detections_to_json(dets)))
+                full[key] = list(scored(dets.cards, dets, truth, rules))
+                print(f"\r{root.name}: {len(full)}", end="", file=sys.stderr)
+            base = cached(root, path, truth if args.truth else None)
+            from_cache[key] = list(scored(base.cards, base, truth, rules))
+        if full:
+            print(f"\n{root.name}, full run:      {_counts(full)}")
+            results[f"{root.name} full run"] = full
+        print(f"{root.name}, cached readings: {_counts(from_cache)}")
+        results[f"{root.name} cached"] = from_cache
+        for k in sorted(set(full) & set(from_cache)):
+            if full[k] != from_cache[k]:
+                print(f"    {k}: full run {full[k]}, cached {from_cache[k]}")
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=0, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

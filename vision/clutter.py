@@ -1,0 +1,95 @@
+"""What is not a card of a hand: a second read of one card, artwork read as a card, unread corners.
+
+Two reads of one identity are one card's two indices when they coincide, else a card seen twice (a problem, or a weak
+read dropped); a read far out of scale with its seat's cards is artwork; many unread corners together apart from every
+hand may be a player's cards, unread."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from .seats import card_size, median_size, out_of_scale
+from .thresholds import THRESHOLDS
+from .types import Box, CardDetection, Point, Problem
+
+
+def reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetection]]:
+    """The reads of each identity, surest first; two reads whose estimated outlines coincide are one card's two corner
+    indices (merged into one)."""
+    by_card: dict[str, list[CardDetection]] = defaultdict(list)
+    for c in sorted(cards, key=lambda c: -c.confidence):
+        reads = by_card[str(c.card)]
+        if reads:
+            best = reads[0]
+            (x0, y0), (x1, y1) = best.center, c.center
+            if math.hypot(x1 - x0, y1 - y0) < THRESHOLDS.same_card * max(card_size(best), card_size(c)):
+                reads[0] = replace(best, index_boxes=best.index_boxes + c.index_boxes, box=(
+                    min(best.box[0], c.box[0]), min(best.box[1], c.box[1]),
+                    max(best.box[2], c.box[2]), max(best.box[3], c.box[3])))
+                continue
+        reads.append(c)
+    return dict(by_card)
+
+
+def one_read_each(by_card: dict[str, list[CardDetection]], order: list[CardDetection], problems: list[Problem],
+                   min_confidence: float) -> list[CardDetection]:
+    """One detection per identity, in the detections' order: the surest read. The others are a card seen twice (a
+    problem), unless weak beside a confident read: then dropped with a note (if it was another card misread, that
+    card's player is a card short, which is reported)."""
+    kept: list[CardDetection] = []
+    for key, reads in by_card.items():
+        best = reads[0]
+        for other in reads[1:]:
+            if other.confidence < min_confidence <= best.confidence:
+                problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
+                                        message=f"{key} is seen twice; the weak read ({other.confidence:.2f}) "
+                                                "is ignored"))
+            else:
+                problems.append(Problem(kind="duplicate_card", card=key,
+                                        message=f"{key} is seen twice: one deck has each card once"))
+        kept.append(best)
+    at = {id(c): i for i, c in enumerate(order)}
+    return sorted(kept, key=lambda c: at.get(id(c), len(at)))
+
+
+def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
+    """A seat's cards without the reads far out of scale with its cards (``THRESHOLDS.clutter_scale``): artwork read as
+    a card (a card back showing four aces, a chip, a court card's picture), not a card of the hand. A real card left out
+    so leaves its seat short, which is reported (or tried as every card not seen, ``vision.unseen``)."""
+    median = median_size(group)
+    kept = []
+    for c in group:
+        if out_of_scale(c, median):
+            x, y = c.center
+            what = "smaller" if card_size(c) < median else "larger"
+            problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=False,
+                                    message=f"{c.card} at ({x:.0f}, {y:.0f}) is ignored: far {what} than the cards "
+                                            "around it (artwork read as a card)"))
+        else:
+            kept.append(c)
+    return kept
+
+
+def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
+    """The centres of the index regions read as no card that lie on none of the players' cards ``held``."""
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in unread]
+    return [p for p in centres if all(math.dist(p, c.center) >= THRESHOLDS.on_a_card * card_size(c) for c in held)]
+
+
+def unread_hand(held: list[CardDetection], apart: list[Point]) -> Problem | None:
+    """A problem when at least ``THRESHOLDS.unread_hand_cluster`` of the unread regions ``apart`` from the players'
+    cards ``held`` lie within ``THRESHOLDS.hand_reach`` card heights of one of them: a player's cards there may be
+    unread, and the round is not scored without them."""
+    if len(apart) < THRESHOLDS.unread_hand_cluster or not held:
+        return None
+    reach = THRESHOLDS.hand_reach * float(np.median([card_size(c) for c in held]))
+    densest = max(sum(math.dist(p, q) < reach for q in apart) for p in apart)
+    if densest < THRESHOLDS.unread_hand_cluster:
+        return None
+    return Problem(kind="unread_cards", message=f"{densest} card corners lie together apart from every player's "
+                                                "cards and could not be read: a player's cards may be there")

@@ -1,0 +1,277 @@
+"""Rows within a seat: head, middle and tail, three bands across the player's view of the cards' top-left corners.
+
+Their direction starts from the cards' own and is searched for the clearest bands. Rows that are not clear (two cards
+at one place, a turned card the others do not place) are a problem; a seat short of cards keeps its rows when the
+missing cards complete them one way only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from referee.cards import HAND_SIZE, ROW_NAMES
+from referee.cards import ROW_SIZES as SIZE_OF_ROW
+from vision.tiles import outline_from_index
+
+from .seats import faces, turned, up_vector
+from .thresholds import THRESHOLDS
+from .types import Box, CardDetection, LaidRows, Problem, SeatLayout
+
+ROW_SIZES = tuple(SIZE_OF_ROW[name] for name in ROW_NAMES)  # 3, 5, 5: head, middle, tail
+
+
+def _anchor(card: CardDetection) -> tuple[float, float]:
+    """The card's top-left corner: in overlapped rows it is the part that always shows.
+
+    A card seen by both corners has an outline averaged from the two; its row neighbours, seen by the top-left index
+    only, carry that index's estimate (off by the same amount on one deck). So such a card is anchored by its top-left
+    index alone, like them."""
+    if card.outline is not None and len(card.index_boxes) == 2 and card.up is not None:
+        tl = card.outline[0]
+        box = min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
+        return outline_from_index(box, card.up)[0]
+    if card.outline is not None:
+        return card.outline[0]
+    if card.index_boxes:
+        x1, y1, x2, y2 = card.index_boxes[0]
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
+    return card.center
+
+
+def _anchor_choices(card: CardDetection) -> list[tuple[float, float]]:
+    """Where ``card`` may be anchored. One read of an identity twice at the same turn (two indices facing the same way
+    are not one card's two corners) is one real index and one misread region (a pip, the next card's index): either may
+    be the card's top-left, and the rows decide."""
+    if card.up is not None and len(card.index_boxes) == 2 and not card.up_either_way:
+        return [outline_from_index(b, card.up)[0] for b in card.index_boxes]
+    return [_anchor(card)]
+
+
+def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float, float]:
+    """Unit vector along the rows (to the player's right), from the cards' top edges when known."""
+    vx = vy = 0.0
+    for c in cards:
+        if c.outline is not None:
+            (x0, y0), (x1, y1) = c.outline[0], c.outline[1]
+            length = math.hypot(x1 - x0, y1 - y0) or 1.0
+            vx += (x1 - x0) / length
+            vy += (y1 - y0) / length
+    if vx == vy == 0.0:
+        ux, uy = up_vector(up_deg)
+        return -uy, ux
+    norm = math.hypot(vx, vy)
+    return vx / norm, vy / norm
+
+
+def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: float) -> tuple[float, list[list[int]]]:
+    """Split anchors into three bands across direction (rx, ry): (separation, bands far to near)."""
+    ux, uy = up_vector(up_deg)
+    nx, ny = (ry, -rx) if ry * ux - rx * uy >= 0 else (-ry, rx)  # normal to the rows, toward the far side
+    far = np.array([x * nx + y * ny for x, y in anchors])
+    along = np.array([x * rx + y * ry for x, y in anchors])
+    order = np.argsort(-far)  # farthest first
+    gaps = -np.diff(far[order])
+    cut = sorted(np.argsort(-gaps)[:2].tolist())
+    inside = np.delete(gaps, cut)
+    separation = float(gaps[cut].min() / max(float(inside.max()), 1e-6)) if inside.size else math.inf
+    bands = [order[: cut[0] + 1], order[cut[0] + 1: cut[1] + 1], order[cut[1] + 1:]]
+    return separation, [sorted(band.tolist(), key=lambda i: along[i]) for band in bands]
+
+
+def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
+    """Three rows ordered farthest to nearest in the player's frame, or None if the cards do not form three clearly
+    separate rows.
+
+    The rows' direction starts from the cards' own (top edges, or across their facing) and is searched within
+    ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5."""
+    if len(cards) < 3:
+        return None
+    rx, ry = _row_direction(cards, up_deg)
+    choices = [_anchor_choices(c) for c in cards]
+    open_at = [i for i, ch in enumerate(choices) if len(ch) > 1][:THRESHOLDS.max_open_anchors]
+    best: tuple[bool, float, list[list[int]]] | None = None
+    for picks in itertools.product(*(range(len(choices[i])) for i in open_at)):
+        anchors = [ch[0] for ch in choices]
+        for i, k in zip(open_at, picks, strict=True):
+            anchors[i] = choices[i][k]
+        for offset in range(-THRESHOLDS.row_tilt_search_deg, THRESHOLDS.row_tilt_search_deg + 1):
+            a = math.radians(offset)
+            dx, dy = rx * math.cos(a) - ry * math.sin(a), rx * math.sin(a) + ry * math.cos(a)
+            separation, bands = _bands(anchors, dx, dy, up_deg)
+            sizes_ok = sorted(len(b) for b in bands) == sorted(ROW_SIZES)
+            # the cards' own direction wins ties: search outward from offset 0
+            key = (sizes_ok, separation - 0.002 * abs(offset))
+            if best is None or key > (best[0], best[1]):
+                best = (sizes_ok, key[1], bands)
+    if best is None or best[1] < THRESHOLDS.row_separation:
+        return None
+    return tuple([cards[i] for i in band] for band in best[2])
+
+
+def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetection], ...] | None:
+    """Head is the 3-card row, middle the 5-card row beside it, tail the other."""
+    sizes = [len(r) for r in rows]
+    if sorted(sizes) != sorted(ROW_SIZES):
+        return None
+    if sizes.index(3) == 1:
+        return None  # head between the two 5-card rows: which is the middle is not clear
+    return (rows[0], rows[1], rows[2]) if sizes.index(3) == 0 else (rows[2], rows[1], rows[0])
+
+
+def _facing_seat(card: CardDetection, up: float) -> CardDetection:
+    """A card whose facing is opposite its seat's was read from its bottom-right index: turn it half round (same
+    rectangle, corners renamed) so its top-left is the anchor."""
+    if card.up is None or faces(card, up):
+        return card
+    return turned(card)
+
+
+def _quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
+    """A one-corner card read a quarter turn off its seat's facing ``up`` (an index lying near 45 degrees reads almost
+    as well in two turns) takes the turn nearest the seat's, and the outline that goes with it: its row is found from
+    that outline. A card seen by both corners and read a quarter turn off is turned the same way; its top-left index is
+    then the one farther toward the seat's facing, and the card is anchored by that index's outline."""
+    if card.up is None or len(card.index_boxes) not in (1, 2):
+        return card
+    off = (up - card.up + 180) % 360 - 180
+    if abs(off) < 45:
+        return card
+    turned = (card.up + 90 * round(off / 90)) % 360
+    ux, uy = up_vector(turned)
+    top = max(card.index_boxes, key=lambda b: (b[0] + b[2]) * ux + (b[1] + b[3]) * uy)
+    o = outline_from_index(top, turned)
+    return replace(card, up=turned, outline=(o[0], o[1], o[2], o[3]))
+
+
+def _turned_ids(read_up: dict[Box, float | None], group: list[CardDetection]) -> set[int]:
+    """The cards of ``group`` (by ``id``) read from one index that the layout turned (see ``turned_unclear``)."""
+    return {id(g) for g in group if len(g.index_boxes) == 1 and read_up.get(g.index_boxes[0]) not in (None, g.up)}
+
+
+def _fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[bool, tuple[int, int, int]]]:
+    """How ``missing`` more cards can complete three bands (far to near) to 3 + 5 + 5: whether the head is the far band
+    (else the near one; see ``_assign_rows``), and the count each band lacks."""
+    sizes = [len(b) for b in bands]
+    fills = [(far, (t[0] - sizes[0], t[1] - sizes[1], t[2] - sizes[2]))
+             for far, t in ((True, ROW_SIZES), (False, ROW_SIZES[::-1]))]
+    return [(far, f) for far, f in fills if min(f) >= 0 and sum(f) == missing]
+
+
+def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDetection], up: float,
+                read_up: dict[Box, float | None]) -> LaidRows | None:
+    """A seat short of cards: its rows (head, middle, tail) as laid when its cards show three rows that the missing
+    cards complete to 3 + 5 + 5 one way only, no card read twice may lie in either of two rows (``either_row``), no two
+    cards lie at one place in a row (``_stacked_in_a_row``), and the cards placed by an outline estimated from a turned
+    corner (``turned_unclear``), if any, are where the other cards alone say; else None."""
+    if bands is None or len(group) >= HAND_SIZE:
+        return None
+    if either_row(bands, up):
+        return None
+    turned = _turned_ids(read_up, group)
+    if turned and (len(turned) > THRESHOLDS.max_turned or not _turned_placed(turned, group, up, bands)):
+        return None
+    fills = _fills(bands, HAND_SIZE - len(group))
+    if len(fills) != 1 or _stacked_in_a_row(bands, up) is not None:
+        return None
+    head, middle, tail = (tuple(b) for b in (bands if fills[0][0] else bands[::-1]))
+    return head, middle, tail
+
+
+def either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
+    """A card read twice at one turn (``_anchor_choices``) whose two anchors lie nearest different rows: the other read
+    may be the index of the card missing from that row (a misread of the same identity as its neighbour), so which row
+    is short is not known."""
+    ux, uy = up_vector(up)
+    far = [float(np.median([x * ux + y * uy for x, y in map(_anchor, band)])) for band in bands]
+
+    def row(point: tuple[float, float]) -> int:
+        return int(np.argmin([abs(point[0] * ux + point[1] * uy - f) for f in far]))
+
+    return any(len({row(a) for a in _anchor_choices(c)}) > 1 for band in bands for c in band)
+
+
+def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> tuple[CardDetection, CardDetection] | None:
+    """Two cards of one row that lie at the same place along it, or None. One of them is not of that row: a card
+    anchored into it from the next row (a full seat shows that by a row too long, 3 + 6 + 4; a short seat cannot when
+    the row it left is the one a card is missing from), or a read on another card (a pip, a misread corner): closer
+    than ``THRESHOLDS.same_place``."""
+    rx, ry = _row_direction([c for b in bands for c in b], up)
+    pairs: list[tuple[float, CardDetection, CardDetection]] = []
+    for band in bands:
+        along = sorted(((x * rx + y * ry), c) for c in band for x, y in [_anchor(c)])
+        pairs += [(b - a, ca, cb) for (a, ca), (b, cb) in itertools.pairwise(along)]
+    if len(pairs) < 2:
+        return None
+    gap, first, second = min(pairs, key=lambda p: p[0])
+    return (first, second) if gap < THRESHOLDS.same_place * float(np.median([p[0] for p in pairs])) else None
+
+
+def _turned_placed(turned: set[int], group: list[CardDetection], up: float, bands: tuple[list[CardDetection], ...]
+                   ) -> bool | None:
+    """Whether the ``turned`` cards (see ``turned_unclear``) lie in the rows the other cards of the seat, split on their
+    own, give, those rows completed to 3 + 5 + 5 one way only; None when the others alone show no rows the cards left
+    out complete."""
+    alone = split_rows([g for g in group if id(g) not in turned], up)
+    fills = [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
+    if alone is None or not fills:
+        return None
+    return len(fills) == 1 and [{id(c) for c in b if id(c) not in turned} for b in bands] == [{id(c) for c in b}
+                                                                                             for b in alone]
+
+
+def turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection], up: float,
+                    bands: tuple[list[CardDetection], ...]) -> CardDetection | None:
+    """A card read from one index that the layout turned to its seat's facing (its bottom-right index, or one read a
+    quarter turn off) is anchored by an outline estimated from that index: on a turned or fanned hand of small cards
+    the estimate can be off by a card's width and land in the next row. The other cards check it: split into rows on
+    their own, when they can be completed to 3 + 5 + 5, they must give the same rows as with the turned cards, and the
+    places they leave short must be filled one way only (the head at one end or the other). Otherwise the first turned
+    card (the rows are not clear), else None. A few such cards only: when most of a seat is read from the far corners,
+    their estimates err alike."""
+    turned = _turned_ids(read_up, group)
+    if not turned or len(turned) > THRESHOLDS.max_turned or _turned_placed(turned, group, up, bands) is not False:
+        return None
+    return next(g for g in group if id(g) in turned)
+
+
+def seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem],
+                 read_up: dict[Box, float | None]) -> SeatLayout:
+    """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
+    group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
+    bands = split_rows(group, up)
+    short = short_rows(bands, group, up, read_up)
+    if len(group) != HAND_SIZE:
+        lacking = "" if short is None else " (" + ", ".join(
+            f"the {name} is {size - len(row)} short"
+            for name, row, size in zip(ROW_NAMES, short, ROW_SIZES, strict=True)
+            if len(row) < size) + ")"
+        problems.append(Problem(kind="card_count", seat=seat,
+                                message=f"{seat}: {len(group)} cards found, a hand has {HAND_SIZE}{lacking}"))
+    rows = _assign_rows(bands) if bands is not None else None
+    if rows is not None and (stacked := _stacked_in_a_row(rows, up)) is not None:
+        one, other = stacked
+        problems.append(Problem(kind="row_size", seat=seat, card=str(one.card),
+                                message=f"{seat}: the rows are not clear: {one.card} and {other.card} lie at one "
+                                        "place in a row (a card from the next row, or a read on another card)"))
+    unclear = turned_unclear(read_up, group, up, bands) if bands is not None and rows is not None else None
+    if unclear is not None:
+        problems.append(Problem(kind="row_size", seat=seat, card=str(unclear.card),
+                                message=f"{seat}: the rows are not clear: {unclear.card} was read only from a "
+                                        "corner turned away from the seat, and the other cards do not show "
+                                        "which row it is in"))
+    if rows is None:
+        if len(group) == HAND_SIZE:
+            problems.append(Problem(kind="no_rows", seat=seat, blocking=False,
+                                    message=f"{seat}: 13 cards not laid as 3 + 5 + 5 rows; judged as a special hand"))
+        else:
+            sizes = " + ".join(str(len(b)) for b in bands) if bands else "?"
+            problems.append(Problem(kind="row_size", seat=seat,
+                                    message=f"{seat}: rows of {sizes} cards; expected 3 + 5 + 5"))
+        return SeatLayout(seat=seat, cards=tuple(group), rows=None, short_rows=short)
+    head, middle, tail = (tuple(r) for r in rows)
+    return SeatLayout(seat=seat, cards=tuple(c for r in rows for c in r), rows=(head, middle, tail))

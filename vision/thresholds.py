@@ -1,0 +1,61 @@
+"""Every threshold of what follows the detector, each with the measurement that set it.
+
+"Validation tables": the 120 + 200 validation-family photo tables (``datasets.synth`` seeds 78 and 79); "the 520":
+those and the 200 test tables (seed 77), see ``models/MODEL_CARD.md``. Sizes are in card heights (a card's height in
+the photo) unless said otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    # --- seats (vision.seats) ---
+    angle_gap_deg: float = 30.0     # facing directions further apart belong to different players
+    link_card_heights: float = 1.6  # cards closer than this lie in one player's area (a local scale: perspective)
+    index_to_card: float = 4.6      # a card is about this many corner-index heights tall (training decks' mean)
+    facing_away_cos: float = 0.5    # a seat whose cards' tops point within 60 deg of straight away from the table was
+    #                                 read upside down
+    middle_cos: float = 0.5         # a two-corner card facing within 60 deg of toward / away from the table's middle
+    #                                 takes that way (else its neighbours')
+    neighbours: int = 4             # one-corner cards around a two-corner card that settle its facing
+    # --- rows within a seat (vision.rows) ---
+    row_separation: float = 1.5     # gaps between rows at least this many times any gap inside a row
+    row_tilt_search_deg: int = 32   # rows may run this far off the cards' own direction (perspective; 25 -> 32: one
+    #                                 more of the 200 seed-79 validation tables right, none broken)
+    max_open_anchors: int = 4       # cards per seat anchored either way (2 ** 4 splits at most)
+    same_place: float = 0.25        # two cards of a row closer along it than this share of the seat's median spacing
+    #                                 lie at one place: seats laid out rightly on the 520 (readings and ground truth)
+    #                                 keep 0.39 and more, two short seats filled wrongly had 0.02, 0.07
+    max_turned: int = 4             # more one-corner cards turned than this in a seat: read from the far corners, their
+    #                                 outline estimates err alike (the seat's rows are not checked)
+    # --- what is clutter (vision.clutter) ---
+    same_card: float = 0.6          # two reads of one identity whose outlines' centres are this close: one card
+    max_duplicate_choices: int = 16  # tables of which-read-is-the-card tried at most (more: the duplicates block)
+    clutter_scale: float = 0.55     # a read under this share of its seat's median card size, or over its inverse, is
+    #                                 artwork: real cards of the validation readings lie 0.61-1.76 of their seat's
+    #                                 median (99.8 % of 12,601 within 0.74-1.44), reads on a card back's aces 0.2-0.6, a
+    #                                 court card's picture 1.86
+    in_scale: tuple[float, float] = (0.7, 1.5)  # a read this size of a seat's cards may be one of them
+    on_a_card: float = 0.75         # an unread index region this near a card's centre lies on that card
+    unread_hand_cluster: int = 10   # unread regions together apart from the hands that may be a player's cards
+    #                                 (validation tables settled right show at most 8 together, a hand left unread
+    #                                 12-20)
+    hand_reach: float = 1.5         # "together": within this many (median) card heights of one of them
+    # --- doubts (vision.resolve, vision.unsure, vision.unseen, vision.twice) ---
+    max_readings: int = 256         # combinations of the doubts' identities tried at most; beyond, they block
+    plausible: float = 0.002        # an unsure card's identity at least this probable (over those no sure card holds)
+    #                                 is tried: the truth was among them for 227 of 228 such cards of the validation
+    #                                 tables (0.01: 219)
+    max_unseen: int = 3             # cards missing from the whole table at most; beyond, the short seats block
+    may_be: float = 0.01            # a sure card whose reader gave a card not seen this much may be that card (an Ah
+    #                                 read 4h at 0.875, Ah 0.048, and the real 4h unseen); a reader's floor for
+    #                                 identities it does not see is ~0.001-0.002
+    max_named: int = 4              # a problem names the cards a doubtful card may be when they are at most this many
+
+
+THRESHOLDS = Thresholds()
+
+__all__ = ["THRESHOLDS", "Thresholds"]
