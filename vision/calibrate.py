@@ -6,7 +6,9 @@ Every labelled index of the split (``vision.realsets``: cardcounter's ``val`` ca
 test blocks) that stage 1 located is read as at run time (test-time crops, second reader; no temperature),
 and the temperature T that minimises the negative log-likelihood of the labelled card in its upright
 turn is found by a grid search (``softmax(log p / T)``: T > 1 softens overconfident readings). The
-runtime (``vision.detector.reader_temperature``) applies it to every reading.
+runtime (``vision.detector.reader_temperature``) applies it to every reading, but never below 1: the
+reading, elimination and confidence floors were chosen on synthetic tables at T = 1, and a T < 1 would
+lift readings over them on evidence from one small real split (softening only ever stops more tables).
 """
 
 from __future__ import annotations
@@ -75,14 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     top = probs.argmax(axis=1)
     print(f"{len(labels)} located labelled indices of cardcounter ({args.split}): top-1 {np.mean(top == labels):.3f}; "
           f"NLL at T=1 {nll(probs, labels, 1.0):.3f}, at T={t:.3f} {nll(probs, labels, t):.3f}")
+    applied = max(1.0, t)
     if args.write:
         dest = args.models / CALIBRATION
         dest.write_text(json.dumps({
-            "temperature": t, "fitted_on": f"cardcounter {args.split} split ({len(labels)} located labelled indices)",
+            "temperature": applied, "fitted": t,
+            "fitted_on": f"cardcounter {args.split} split ({len(labels)} located labelled indices)",
             "command": f"python -m vision.calibrate --split {args.split} --write",
             "nll_before": round(nll(probs, labels, 1.0), 4), "nll_after": round(nll(probs, labels, t), 4),
             "date": time.strftime("%Y-%m-%d")}, indent=1) + "\n")
-        print(f"-> {dest}")
+        print(f"-> {dest} (temperature {applied:.3f})")
     return 0
 
 

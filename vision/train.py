@@ -29,10 +29,13 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``cls10`` (``det6`` / ``cls9`` plus 3,000 train-family scenes framed as the generator frames
    tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) and ``cls11`` (``cls9``
    plus 3,000 scenes of 300 new font decks, ``<work>/scenes_fonts3``) on request too, and ``cls12``
-   (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped).
+   (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped). The last reader
+   phase, ``cls13`` (shipped), continues ``cls9`` on crops of REAL photos (``vision.realcrops``:
+   cardcounter's train capture blocks) beside 300 train-family and 250 new font-deck scenes' crops;
+   where ``cls9``'s run is not here it starts from ``models/index_cls.pt``.
    The two stages run at the same time, one core each (``--lanes 2``).
-5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls11``:
-   ``models/index_cls2.onnx``, the second reader asked where the first is unsure).
+5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls11``, on
+   request: ``models/index_cls2.onnx``, a second reader asked where the first is unsure).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
 """
@@ -924,11 +927,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument(f"--{n}-epochs", type=int, default=epochs,
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9,cls11",
-                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9 (its later "
-                         "phases), det (index finder), det2, det4, det6 (its fine-tuning phases); det3 (turned tiles), "
-                         "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
-                         "cls10 and cls12 on request")
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9,cls13",
+                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13 (its later "
+                         "phases; cls13 on real photos too), det (index finder), det2, det4, det6 (its fine-tuning "
+                         "phases); det3 (turned tiles), det5, det7, cls6 (with the foreign-letter decks' number cards), "
+                         "cls7 (with small scenes), cls10, cls11 (the former second reader) and cls12 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
