@@ -39,17 +39,23 @@ def _new_session_form(expanded: bool) -> None:
             st.rerun()
 
 
-def _pick_session(sessions: list[SessionRecord]) -> SessionRecord | None:
-    current = st.session_state.get("session_id")
-    ids = [s.id for s in sessions]
-    index = ids.index(current) if current in ids else 0
-    titles = [f"#{s.id} · {s.title()}" for s in sessions]  # labels as values: no format_func to keep in sync
-    chosen = st.selectbox("Session", titles, index=index, key="history_session")
-    session = sessions[titles.index(chosen)] if chosen in titles else sessions[index]
-    if current != session.id:
-        state.open_session(session)
-        st.rerun()
-    return session
+def _pick_session(sessions: list[SessionRecord]) -> SessionRecord:
+    """The session picker mirrors the open session (``session_id``): starting or opening a session
+    anywhere moves it, and picking one here opens it for every page before the page is drawn."""
+    by_title = {f"#{s.id} · {s.title()}": s for s in sessions}  # labels as values: no format_func to keep in sync
+    current = state.current_session()
+    if current is None or current.id not in {s.id for s in sessions}:
+        state.open_session(sessions[0])
+        st.rerun()  # the settings follow the session before anything is drawn with them
+    st.session_state["history_session"] = next(t for t, s in by_title.items() if s.id == current.id)
+    st.selectbox("Session", list(by_title), key="history_session", on_change=_session_picked, args=(by_title,))
+    return current
+
+
+def _session_picked(by_title: dict[str, SessionRecord]) -> None:
+    chosen = by_title.get(str(st.session_state.get("history_session")))
+    if chosen is not None:
+        state.open_session(chosen)
 
 
 def _totals(session: SessionRecord, rounds: list[RoundRecord]) -> None:
@@ -196,8 +202,6 @@ def render() -> None:
         st.info("No sessions yet. Start one above; rounds saved on the Score page go into it.")
         return
     session = _pick_session(sessions)
-    if session is None:
-        return
     rounds = state.db().rounds(session.id)
     _totals(session, rounds)
     _exports(session)

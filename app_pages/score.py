@@ -308,7 +308,7 @@ def _clear_round(players: int) -> None:
     """Empty rows for the next deal; the names stay."""
     for key in (PHOTO, READING, ANNOTATED):
         st.session_state[key] = None
-    for key in ("score_digest", "score_error", "score_notice", "score_notes", "score_upload", "score_camera"):
+    for key in (SAVED, "score_digest", "score_error", "score_notice", "score_notes", "score_upload", "score_camera"):
         st.session_state.pop(key, None)
     _reset_table(blank_table(max(2, min(players, 4)), st.session_state["seat_names"]), original=[])
 
