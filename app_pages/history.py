@@ -15,6 +15,7 @@ from PIL import Image
 from app_pages import show, state
 from app_pages.i18n import sentence
 from app_pages.images import to_rgb
+from app_pages.seating import PLACES, seating_of
 from app_pages.table import build_round, seat_entry
 from referee.errors import InputError
 from referee.settle import settle
@@ -90,12 +91,38 @@ def _session_details(session: SessionRecord) -> None:
                 state.db().update_session(session.id, place=place, players=names)
                 state.open_session(state.db().session(session.id))
                 st.rerun()
+        _rename_form(session)
         st.caption(f"Ruleset: {session.ruleset}. Started {session.created_at.replace('T', ' ')[:16]} UTC.")
         sure = st.checkbox("Yes, delete this session and all its rounds", key=f"session_{session.id}_sure")
         if st.button("Delete session", disabled=not sure, key=f"session_{session.id}_delete"):
             state.db().delete_session(session.id)
             st.session_state["session_id"] = None
             st.toast("Session deleted")
+            st.rerun()
+
+
+def _rename_form(session: SessionRecord) -> None:
+    """Put a player's name right in every round of the session (a seat saved under the wrong name, or
+    one person under two names: give the second the first's name and they are one, totals summed)."""
+    if not session.players:
+        return
+    with st.form(f"rename_{session.id}", border=False):
+        st.markdown("**Put a player's name right** (in every round; the totals follow)")
+        col1, col2 = st.columns(2)
+        old = col1.selectbox("Player", list(session.players), key=f"rename_{session.id}_old")
+        new = col2.text_input("Is really", key=f"rename_{session.id}_new", placeholder="their name",
+                              help="A name already in the session joins the two: their rounds count for one person.")
+        if st.form_submit_button("Rename") and old is not None:
+            try:
+                state.db().rename_player(session.id, str(old), new)
+            except InputError as err:
+                st.error(sentence(str(err)))
+                return
+            state.open_session(state.db().session(session.id))
+            # The rounds' edit boxes show the names as saved: they start again from the renamed rounds.
+            stale = [str(k) for k in st.session_state if str(k).startswith("edit_")]
+            st.session_state["pending_drop"] = [*st.session_state.get("pending_drop", []), *stale]
+            st.toast(f"{old} is now {new.strip()} in every round")
             st.rerun()
 
 
@@ -109,27 +136,43 @@ def _round_title(record: RoundRecord) -> str:
 def _edit_round(record: RoundRecord) -> None:
     """Retype a round's rows (or banker); rescored with the round's own ruleset, then saved in one go."""
     players = record.hands.get("players", [])
+    seat_of = {who: seat for seat, who in record.seating.items()}
+    places = ["", *PLACES]
     with st.form(f"edit_{record.id}", border=False):
-        st.caption("Rows as HEAD | MIDDLE | TAIL")
-        texts = {}
+        st.caption("Who played, where they sat, and their rows as HEAD | MIDDLE | TAIL")
+        entries = []
         for i, p in enumerate(players):
-            texts[p["name"]] = st.text_input(p["name"], value=f"{p['head']} | {p['middle']} | {p['tail']}",
-                                             key=f"edit_{record.id}_{i}")
+            col1, col2 = st.columns([2, 1])
+            who = col1.text_input("Player", value=p["name"], key=f"edit_{record.id}_{i}_name")
+            seat = col2.selectbox("Seat", places, index=places.index(seat_of.get(p["name"], "")),
+                                  key=f"edit_{record.id}_{i}_seat", format_func=lambda v: v or "(not recorded)")
+            text = st.text_input(f"{p['name']}'s rows", value=f"{p['head']} | {p['middle']} | {p['tail']}",
+                                 key=f"edit_{record.id}_{i}")
+            entries.append((p["name"], who.strip(), seat or "", text))
         banker = record.banker
         if record.settlement.get("mode") == "banker":
             names = [p["name"] for p in players]
-            banker = st.selectbox("Banker", names, index=names.index(banker) if banker in names else 0,
-                                  key=f"edit_{record.id}_banker")
+            banker = st.selectbox("Banker", names, index=names.index(banker) if banker in names else None,
+                                  key=f"edit_{record.id}_banker", placeholder="Choose the banker")
         submitted = st.form_submit_button("Save changes")
     if not submitted:
         return
     seats = []
-    for who, text in texts.items():
+    renamed = {old: new for old, new, _, _ in entries}
+    for old, who, seat, text in entries:
         parts = [t.strip() for t in text.replace("/", "|").split("|")]
         if len(parts) != 3:
-            st.error(f"{who}: write three rows split by |")
+            st.error(f"{who or old}: write three rows split by |")
             return
-        seats.append(seat_entry("", who, *parts))
+        seats.append(seat_entry(seat, who, *parts))
+    taken = [seat for _, _, seat, _ in entries if seat]
+    if len(set(taken)) != len(taken):
+        st.error("Two players are at one seat: give each their own.")
+        return
+    banker = renamed.get(banker, banker) if banker else None
+    if record.settlement.get("mode") == "banker" and banker is None:
+        st.error("Choose the banker of this round.")
+        return
     round_, errors = build_round(seats, banker)
     if round_ is None:
         for error in errors:
@@ -141,13 +184,14 @@ def _edit_round(record: RoundRecord) -> None:
     except InputError as err:
         st.error(sentence(str(err)))
         return
-    before = [seat_entry("", p["name"], p["head"], p["middle"], p["tail"]) for p in players]
+    before = [seat_entry(seat_of.get(p["name"], ""), p["name"], p["head"], p["middle"], p["tail"]) for p in players]
     changes = [{"seat": b["name"], "field": f, "from": b[f], "to": " ".join(a[f].split()), "after_save": "yes"}
-               for b, a in zip(before, seats, strict=True) for f in ("head", "middle", "tail")
+               for b, a in zip(before, seats, strict=True) for f in ("name", "seat", "head", "middle", "tail")
                if " ".join(b[f].split()) != " ".join(a[f].split())]
     try:
         state.db().update_round(record.id, hands=round_.to_json(), settlement=scored,
-                                corrections=[*record.corrections, *changes])
+                                corrections=[*record.corrections, *changes], seating=seating_of(
+                                    [s for s in seats if s["seat"]]) if taken or record.seating else None)
     except InputError as err:  # deleted in another tab meanwhile
         st.error(f"Not saved: {err}")
         return

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from collections.abc import Mapping
 from html import escape
 from typing import Any
@@ -17,6 +16,7 @@ from app_pages import reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
+from app_pages.seating import PLACES, Seating, people, seating_of, turned
 from app_pages.table import (
     Seat,
     blank_table,
@@ -43,6 +43,7 @@ ORIGINAL = "score_original"  # seats as read from the photo (for the corrections
 BASE = "score_seats"  # seats the editor starts from
 VERSION = "score_version"  # bumps when BASE is replaced, to reset the editor
 SAVED = "score_saved"  # fingerprint of the last saved round
+ROUND = "score_round"  # counts "Next round" presses: the photo inputs' keys change, so they empty
 
 
 def _reset_table(seats: list[Seat], *, original: list[Seat] | None = None) -> None:
@@ -96,12 +97,14 @@ def _read_photo(photo: Photo) -> None:
 
 
 def _photo_input() -> None:
+    turn = int(st.session_state.get(ROUND, 0))
+    suffix = f"_{turn}" if turn else ""  # "Next round" empties them
     upload_tab, camera_tab = st.tabs(["Upload a photo", "Take a photo"])
     with upload_tab:
         upload = st.file_uploader("Photo of the table (JPEG, PNG, WebP or HEIC)", type=ACCEPTED_TYPES,
-                                  key="score_upload")
+                                  key=f"score_upload{suffix}")
     with camera_tab:
-        camera = st.camera_input("Photograph the table from above", key="score_camera")
+        camera = st.camera_input("Photograph the table from above", key=f"score_camera{suffix}")
     st.caption("For a photo that reads: every hand in the frame, taken from above, the phone held still, "
                "good light. Sharp corner indices matter more than a large photo.")
     source = upload if upload is not None else camera
@@ -177,27 +180,121 @@ def _show_photo(seats: list[Seat]) -> None:
         st.info(note)
 
 
-def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any]]:
-    """One box per seat: the player's name and the three rows as text (side by side on a wide
-    screen, stacked on a phone). Returns the corrected seats and a slot below each for its cards."""
+NEW = "\x00new"  # seat picker: someone not in the list (a name box opens)
+AWAY = "\x00away"  # seat picker: nobody plays at this seat this round
+
+
+def _live(base: list[Seat]) -> list[Seat]:
+    """The editor's seats with what is typed in them now: a rerun that replaces the table (a seat added,
+    a card moved) starts from these, so nothing typed is lost."""
+    version = st.session_state.get(VERSION, 0)
+    out = []
+    for i, seat in enumerate(base):
+        typed = {row: st.session_state.get(f"seat_{version}_{i}_{row}") for row in ROW_NAMES}
+        out.append(dict(seat) | {row: str(v) for row, v in typed.items() if v is not None})
+    return out
+
+
+def _who(col: Any, seat: Seat, offered: list[str]) -> str | None:
+    """Who sits at ``seat``: a person's name, "" while nobody has said, None when nobody plays there.
+
+    The picker keeps its choice across reruns and rounds (its key is the seat, not the table
+    version); it starts from who sat there in the last round."""
+    place = seat["seat"]
+    key = f"who_{place}"
+    lang = state.language()
+    mapping: Seating = st.session_state["seat_names"]
+    options = [*offered, NEW, AWAY]
+    unset = st.session_state.get(key) in (None, NEW) and not st.session_state.get(f"{key}_name")
+    if st.session_state.get(key) not in options or (unset and mapping.get(place)):
+        known = mapping[place] if place in mapping else (seat.get("name") or "")  # offered holds every name known
+        st.session_state[key] = AWAY if known is None else known if known else NEW if not offered else None
+    labels = {NEW: "someone new…", AWAY: "not playing"}
+    choice = col.selectbox(f"Who is at {name(place, lang)}", options, key=key, placeholder="Who sits here?",
+                           format_func=lambda v: labels.get(v, v), on_change=_who_changed, args=(place,))
+    if choice == AWAY:
+        return None
+    if choice == NEW:
+        return str(col.text_input("Name", key=f"{key}_name", placeholder="name")).strip()
+    return str(choice or "")
+
+
+def _who_changed(place: str) -> None:
+    """The user picked someone (or "someone new…") for a seat: that is who sits there now."""
+    choice = st.session_state.get(f"who_{place}")
+    mapping: Seating = st.session_state["seat_names"]
+    if choice == AWAY:
+        mapping[place] = None
+    elif choice in (None, NEW):
+        mapping.pop(place, None)
+    else:
+        mapping[place] = str(choice)
+
+
+def _turn_side(side: int) -> None:
+    """The photo was taken from another side of the table: the people stay where they sit."""
+    turned_seating = turned(st.session_state["seat_names"], side)
+    st.session_state["seat_names"] = turned_seating
+    for place in PLACES:
+        st.session_state.pop(f"who_{place}", None)
+        st.session_state.pop(f"who_{place}_name", None)
+        if place in turned_seating:
+            who = turned_seating[place]
+            st.session_state[f"who_{place}"] = AWAY if who is None else who
+
+
+def _photo_side() -> None:
+    """For a photo taken from another side than the last one: turn who sits where with it."""
+    mapping: Seating = st.session_state["seat_names"]
+    if sum(1 for v in mapping.values() if v) < 1:
+        return
+
+    def label(side: int) -> str:
+        if side == 0:
+            return "the same side as before"
+        who = mapping.get(PLACES[side])
+        where = {1: "the right side of the last photo", 2: "the opposite side", 3: "the left side of the last photo"}
+        return where[side] + (f" ({who}'s side)" if who else "")
+
+    st.session_state["camera_side"] = 0  # an action, not a setting: it turns the seats once
+    st.selectbox("Photo taken from", [0, 1, 2, 3], key="camera_side", format_func=label,
+                 on_change=lambda: _turn_side(int(st.session_state["camera_side"])),
+                 help="Walked round the table to take this photo? Say from where, and everyone keeps their seat.")
+
+
+def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any], list[str]]:
+    """One box per seat: who sits there and the three rows as text (side by side on a wide screen,
+    stacked on a phone). Returns the seats (named, or with a stand-in name for display), a slot below
+    each for its cards, and the seats still unnamed. Seats marked "not playing" have no name."""
     version = st.session_state.get(VERSION, 0)
     lang = state.language()
+    mapping: Seating = st.session_state["seat_names"]
+    offered = people(state.session_players(), mapping.values(), (s.get("name") for s in base))
     seats: list[Seat] = []
     slots = []
+    missing: list[str] = []
     for i, seat in enumerate(base):
         with st.container(border=True):
             cols = st.columns([1.1, 1, 1.5, 1.5])
-            player = cols[0].text_input(f"Player ({name(seat['seat'], lang)})", value=seat["name"],
-                                        key=f"seat_{version}_{i}_name")
+            who = _who(cols[0], seat, offered)
             rows = [col.text_input(name(row, lang), value=seat[row], key=f"seat_{version}_{i}_{row}",
                                    placeholder=("Ah Kd 2c" if row == "head" else "5 cards"))
                     for col, row in zip(cols[1:], ROW_NAMES, strict=True)]
-            seats.append(seat_entry(seat["seat"], player.strip(), *(r.strip() for r in rows)))
+            if who is None:
+                st.caption("Not playing this round: these rows are left out.")
+                mapping[seat["seat"]] = None
+                seats.append(seat_entry(seat["seat"], AWAY, *(r.strip() for r in rows)))
+            else:
+                if who:
+                    mapping[seat["seat"]] = who
+                else:
+                    mapping.pop(seat["seat"], None)
+                    if any(r.strip() for r in rows):
+                        missing.append(seat["seat"])
+                shown = who or f"({name(seat['seat'], lang)})"
+                seats.append(seat_entry(seat["seat"], shown, *(r.strip() for r in rows)))
             slots.append(st.container())
-    for seat in seats:  # names are remembered for the session (not the "Player 3" placeholders)
-        if seat["name"] and not re.fullmatch(r"Player \d", seat["name"]):
-            st.session_state["seat_names"][seat["seat"]] = seat["name"]
-    return seats, slots
+    return seats, slots, missing
 
 
 def _fill_seat(slot: Any, seat: Seat, seats: list[Seat], rules: Ruleset, scored: Mapping[str, Any] | None) -> None:
@@ -255,7 +352,7 @@ def _move_form(seats: list[Seat]) -> None:
             st.caption(f"{card} is not in any row yet")
         col1, col2 = st.columns(2)
         # Plain text options (no format_func): the labels are the values, mapped back here.
-        seat_labels = [f"{i + 1}. {s['name'] or s['seat']}" for i, s in enumerate(seats)]
+        seat_labels = [f"{i + 1}. {s['name'] if s['name'] != AWAY else s['seat']}" for i, s in enumerate(seats)]
         row_labels = [name(r, state.language()) for r in ROW_NAMES]
         to_seat = col1.selectbox("To player", seat_labels, key="move_seat")
         to_row = col2.selectbox("To row", row_labels, key="move_row")
@@ -265,27 +362,40 @@ def _move_form(seats: list[Seat]) -> None:
             st.rerun()
 
 
-def _banker(seats: list[Seat]) -> str | None:
+def _banker(seats: list[Seat]) -> tuple[bool, str | None]:
+    """(whether this ruleset has a banker, who it is). No silent default: the page asks until
+    someone is chosen; the choice is remembered for the session and can change each round."""
     choice = state.current_rules()
     if choice.rules.mode != "banker":
-        return None
-    names = [s["name"].strip() for s in seats if s["name"].strip()]
-    previous = st.session_state.get("score_banker_name")
-    index = names.index(previous) if previous in names else 0
+        return False, None
+    names = [s["name"] for s in seats]
+    key = "score_banker_choice"
+    current = st.session_state.get(key)
+    remembered = state.banker_memory()
+    st.session_state[key] = current if current in names else remembered if remembered in names else None
     banker = st.selectbox(f"{name('banker', state.language())} (this ruleset is played against a banker)", names,
-                          index=index if names else None, key=f"score_banker_{st.session_state.get(VERSION, 0)}")
-    st.session_state["score_banker_name"] = banker
-    return str(banker) if banker is not None else None
+                          key=key, placeholder="Choose the banker")
+    if banker is None:
+        st.warning("Who is the banker this round? Choose them above: the scores depend on it.")
+        return True, None
+    state.remember_banker(str(banker))
+    return True, str(banker)
 
 
-def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
+def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat], missing: list[str]) -> None:
+    if missing:
+        where = ", ".join(name(m, state.language()) for m in missing)
+        st.warning(f"Who is at {where}? Name every player to save the round: it is saved under people, "
+                   "never under a seat.")
+        return
     session = state.current_session()
     players = [p.name for p in round_.players]
     if session is None:
         st.caption("No session is open: start one here (today, these players) or on the History page.")
         if st.button(f"Start today's session ({', '.join(players)}) and save this round", type="primary",
                      key="score_quick_session", width="stretch"):
-            session = state.new_session(date=dt.date.today(), place="", players=players)
+            session = state.new_session(date=dt.date.today(), place="", players=players,
+                                        seating=dict(st.session_state["seat_names"]))
             _store(session.id, round_, scored, seats)
         return
     choice = state.current_rules()
@@ -299,18 +409,19 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
     if already:
         st.success(f"Saved as round {st.session_state.get('score_saved_number')} of this session"
                    + (" with its photo." if photo else "."))
-        if st.button("Next round: clear the table", key="score_next", width="stretch"):
-            _clear_round(len(seats))
-            st.rerun()
+        st.button("Next round: clear the table and the photo", key="score_next", width="stretch",
+                  on_click=_clear_round, args=([s["seat"] for s in st.session_state[BASE]],))
 
 
-def _clear_round(players: int) -> None:
-    """Empty rows for the next deal; the names stay."""
+def _clear_round(places: list[str]) -> None:
+    """Empty rows and no photo for the next deal; who sits where stays."""
     for key in (PHOTO, READING, ANNOTATED):
         st.session_state[key] = None
-    for key in (SAVED, "score_digest", "score_error", "score_notice", "score_notes", "score_upload", "score_camera"):
+    for key in (SAVED, "score_digest", "score_error", "score_notice", "score_notes"):
         st.session_state.pop(key, None)
-    _reset_table(blank_table(max(2, min(players, 4)), st.session_state["seat_names"]), original=[])
+    st.session_state[ROUND] = int(st.session_state.get(ROUND, 0)) + 1  # fresh (empty) photo inputs
+    names: Seating = st.session_state["seat_names"]
+    _reset_table([seat_entry(p, names.get(p) or "") for p in places], original=[])
 
 
 def _fingerprint(session_id: int, round_: Round) -> str:
@@ -319,6 +430,7 @@ def _fingerprint(session_id: int, round_: Round) -> str:
 
 
 def _store(session_id: int, round_: Round, scored: Mapping[str, Any], seats: list[Seat]) -> None:
+    # seats: the playing seats, every one named (_save refuses unnamed seats)
     """One transaction: photo (once per content), what was read, the corrections, the rows, the scores."""
     choice = state.current_rules()
     photo: Photo | None = st.session_state.get(PHOTO)
@@ -327,7 +439,7 @@ def _store(session_id: int, round_: Round, scored: Mapping[str, Any], seats: lis
             session_id, hands=round_.to_json(), settlement=scored, ruleset=choice.name, ruleset_toml=choice.toml,
             photo=photo.data if photo else None, photo_mime=photo.mime if photo else "image/jpeg",
             detections=st.session_state.get(READING),
-            corrections=corrections(st.session_state.get(ORIGINAL) or [], seats))
+            corrections=corrections(st.session_state.get(ORIGINAL) or [], seats), seating=seating_of(seats))
     except InputError as err:  # e.g. the session was deleted in another tab
         st.error(f"The round was not saved: {err}")
         return
@@ -359,25 +471,30 @@ def render() -> None:
                                    help="Add a seat the photo missed, or leave seats out")
     if players is not None and int(players) != len(base):
         names = st.session_state["seat_names"]
-        taken = {s["seat"] for s in base}
+        live = _live(base)
+        taken = {s["seat"] for s in live}
         spare = [s for s in blank_table(4, names) if s["seat"] not in taken]
-        _reset_table(base[: int(players)] + spare[: max(0, int(players) - len(base))])
+        _reset_table(live[: int(players)] + spare[: max(0, int(players) - len(live))])
         st.rerun()
     st.caption("Correct a card by editing its row: cards like `Ah Kd 2c`, `10h` or `♥10`. "
                "A seat with no cards is left out.")
-    seats, slots = _seat_inputs(base)
+    _photo_side()
+    seats, slots, missing = _seat_inputs(base)
+    st.session_state[BASE] = [dict(s, name=b["name"]) for s, b in zip(seats, base, strict=True)]  # typed rows kept
     _move_form(seats)
-    playing = [s for s in seats if any(s[r] for r in ROW_NAMES)]
-    banker = _banker(playing) if playing else None
+    playing = [s for s in seats if s["name"] != AWAY and any(s[r] for r in ROW_NAMES)]
+    banker_mode, banker = _banker(playing) if playing else (False, None)
     round_, errors = build_round(playing, banker) if playing else (None, [])
     scored: dict[str, Any] | None = None
+    if banker_mode and banker is None:
+        round_ = None
     if round_ is not None:
         try:
             scored = settle(round_, choice.rules).to_json()
         except InputError as err:
             errors = [str(err)]
     for seat, slot in zip(seats, slots, strict=True):
-        if any(seat[r] for r in ROW_NAMES):
+        if seat["name"] != AWAY and any(seat[r] for r in ROW_NAMES):
             _fill_seat(slot, seat, seats, choice.rules, scored)
     if not playing:
         st.info("Type each player's rows, or upload a photo of the table.")
@@ -391,7 +508,7 @@ def render() -> None:
     st.markdown("**Pair by pair** (points the first player receives from the second)")
     st.dataframe(show.pairs_frame(scored, state.language()), hide_index=True, width="stretch")
     st.caption(f"Rules: {scored['rules']} ({scored['mode']}); the total is {scored['total']}")
-    _save(round_, scored, seats)
+    _save(round_, scored, playing, missing)
 
 
 if __name__ == "__main__":

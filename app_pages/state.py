@@ -17,6 +17,7 @@ import streamlit as st
 
 from app_pages.glyphs import CSS
 from app_pages.i18n import LANGUAGES, Language
+from app_pages.seating import Seating, from_round
 from referee.errors import InputError
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
 from referee.storage import Database, SessionRecord, default_location
@@ -45,7 +46,8 @@ def init() -> None:
         "min_confidence": DEFAULT_CONFIDENCE,
         "db_location": default_location(),
         "session_id": None,
-        "seat_names": {},
+        "seat_names": {},  # app_pages.seating.Seating: who sits where at this table
+        "bankers": {},  # session id (or "none") -> the banker last chosen there
     }
     for key, value in defaults.items():
         if key not in st.session_state:
@@ -71,6 +73,8 @@ def _apply_pending() -> None:
     # are applied on the next run, before the widgets exist.
     for key, value in st.session_state.pop("pending_settings", {}).items():
         st.session_state[key] = value
+    for key in st.session_state.pop("pending_drop", []):
+        st.session_state.pop(key, None)
 
 
 def style() -> None:
@@ -143,27 +147,58 @@ def current_session() -> SessionRecord | None:
         return None
 
 
-def open_session(session: SessionRecord) -> None:
-    """Make ``session`` current: its ruleset becomes the settings' ruleset, its players the seat names."""
+SESSION_WIDGETS = ("camera_side", "score_banker_choice", *(f"who_{p}" for p in ("bottom", "right", "top", "left")),
+                   *(f"who_{p}_name" for p in ("bottom", "right", "top", "left")))
+
+
+def open_session(session: SessionRecord, seating: Seating | None = None) -> None:
+    """Make ``session`` current on every page: its ruleset becomes the settings' ruleset, and its
+    people sit where they sat in its last round (or ``seating``, when a table being scored starts it)."""
     pending: dict[str, Any] = {"session_id": session.id}
     if session.ruleset in PRESET_NAMES and session.ruleset_toml == ruleset_text(session.ruleset):
         pending["rules_choice"] = session.ruleset
     else:
         pending["house_rules"] = (f"session {session.id} rules", session.ruleset_toml)
         pending["rules_choice"] = HOUSE
-    seats = ("bottom", "right", "top", "left")
-    pending["seat_names"] = dict(zip(seats, session.players, strict=False))
+    rounds = db().rounds(session.id)
+    last = rounds[-1] if rounds else None
+    pending["seat_names"] = dict(seating) if seating is not None else from_round(last.seating if last else None,
+                                                                                  session.players)
+    bankers = dict(st.session_state.get("bankers") or {})
+    if last is not None and last.banker and str(session.id) not in bankers:
+        bankers[str(session.id)] = last.banker
+    pending["bankers"] = bankers
     st.session_state["pending_settings"] = pending
+    if seating is None:  # the seats' pickers start again from the session's places
+        st.session_state["pending_drop"] = list(SESSION_WIDGETS)
     st.session_state["session_id"] = session.id
 
 
-def new_session(*, date: dt.date, place: str, players: list[str]) -> SessionRecord:
+def new_session(*, date: dt.date, place: str, players: list[str], seating: Seating | None = None) -> SessionRecord:
     choice = current_rules()
     session_id = db().create_session(date=date.isoformat(), place=place, players=players, ruleset=choice.name,
                                      ruleset_toml=choice.toml)
     session = db().session(session_id)
-    open_session(session)
+    open_session(session, seating)
     return session
+
+
+def session_players() -> list[str]:
+    """The people of the open session (none without one)."""
+    session = current_session()
+    return list(session.players) if session is not None else []
+
+
+def banker_memory() -> str | None:
+    """The banker last chosen in the open session (or with no session open)."""
+    value = (st.session_state.get("bankers") or {}).get(str(st.session_state.get("session_id") or "none"))
+    return str(value) if value else None
+
+
+def remember_banker(name: str) -> None:
+    bankers = dict(st.session_state.get("bankers") or {})
+    bankers[str(st.session_state.get("session_id") or "none")] = name
+    st.session_state["bankers"] = bankers
 
 
 def page_start(title: str) -> RulesChoice | None:

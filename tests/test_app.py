@@ -147,6 +147,10 @@ def inject_table(app: AppTest, seats: list[dict[str, str]], version: int = 100) 
     app.session_state["score_seats"] = seats
     app.session_state["score_original"] = [dict(s) for s in seats]
     app.session_state["score_version"] = version
+    # Who sits where, as the user would pick it on the page (the seat pickers start again from it).
+    app.session_state["seat_names"] = {s["seat"]: s["name"] for s in seats if s["name"]}
+    app.session_state["pending_drop"] = [f"who_{p}{end}" for p in ("bottom", "right", "top", "left")
+                                         for end in ("", "_name")]
     app.run()
     assert not app.exception
 
@@ -197,7 +201,8 @@ def test_score_page_typed_correction_and_names_remembered(app: AppTest) -> None:
     assert any("duplicate card 9s" in e.lower() for e in texts(app, "error"))
     app.text_input(key="seat_100_0_middle").input("9h 9d 9c 2h Kd").run()  # Ann's 9s was really 2h
     assert not texts(app, "error")
-    app.text_input(key="seat_100_1_name").input("Bobby").run()
+    app.selectbox(key="who_top").set_value("\x00new").run()  # "someone new…"
+    app.text_input(key="who_top_name").input("Bobby").run()
     assert not app.exception
     after = scores_shown(app)
     assert set(after) == {"Ann", "Bobby"} and after["Ann"] != before["Ann"]
@@ -217,8 +222,9 @@ def test_score_page_problems_are_shown_next_to_their_card(app: AppTest) -> None:
 def test_score_page_banker_mode_and_save_needs_a_session(app: AppTest) -> None:
     app.sidebar.selectbox[0].set_value("fuzhou").run()
     inject_table(app, [ANN, BOB])
-    assert app.selectbox(key="score_banker_100").value == "Ann"
-    app.selectbox(key="score_banker_100").set_value("Bob").run()
+    assert app.selectbox(key="score_banker_choice").value is None  # no silent default: the page asks
+    assert any("Who is the banker" in w for w in texts(app, "warning")) and not scores_shown(app)
+    app.selectbox(key="score_banker_choice").set_value("Bob").run()
     assert not app.exception
     assert "庄家 banker" in page_text(app)
     assert list(app.dataframe[0].value["pair"]) == ["Bob v Ann"]  # banker mode: everyone against the banker
