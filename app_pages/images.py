@@ -109,3 +109,24 @@ def to_rgb(data: bytes, *, max_side: int = 1600) -> NDArray[np.uint8]:
         upright = ImageOps.exif_transpose(image).convert("RGB")
     upright.thumbnail((max_side, max_side))
     return np.asarray(upright, dtype=np.uint8)
+
+
+#: Widest image the page shows without Streamlit scaling (and re-encoding) it on every rerun
+#: (streamlit.elements.lib.image_utils.MAXIMUM_CONTENT_WIDTH).
+PAGE_IMAGE_WIDTH = 1460
+
+
+def jpeg_bytes(rgb: NDArray[np.uint8], *, max_width: int | None = PAGE_IMAGE_WIDTH, quality: int = 85) -> bytes:
+    """An RGB image as JPEG, scaled to at most ``max_width`` wide: encoded once, so each rerun of the
+    page sends these bytes as they are instead of encoding an array again."""
+    image = Image.fromarray(np.ascontiguousarray(rgb))
+    if max_width is not None and image.width > max_width:
+        image = image.resize((max_width, round(image.height * max_width / image.width)), Image.Resampling.BILINEAR)
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=quality)
+    return out.getvalue()
+
+
+def display_jpeg(bgr: NDArray[np.uint8]) -> bytes:
+    """The photo reader's BGR image (e.g. the annotated photo) as the page shows it."""
+    return jpeg_bytes(bgr[:, :, ::-1])

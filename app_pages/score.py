@@ -8,14 +8,12 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-import numpy as np
 import streamlit as st
-from PIL import Image
 
 from app_pages import reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import name, sentence
-from app_pages.images import ACCEPTED_TYPES, Photo, load_photo, to_rgb
+from app_pages.images import ACCEPTED_TYPES, Photo, display_jpeg, jpeg_bytes, load_photo, to_rgb
 from app_pages.seating import PLACES, Seating, people, seating_of, turned
 from app_pages.table import (
     Seat,
@@ -38,7 +36,9 @@ from referee.settle import settle
 # Session-state keys of this page.
 PHOTO = "score_photo"  # Photo (checked upload) or None
 READING = "score_reading"  # PhotoReading.to_json() or None
-ANNOTATED = "score_annotated"  # RGB array of the annotated photo, or None
+ANNOTATED = "score_annotated"  # the annotated photo as the page shows it (JPEG bytes), or None
+FULL = "score_annotated_full"  # the annotated photo at full size (BGR array), for "open full size"
+SHOWN = "score_shown"  # the photo as the page shows it (JPEG bytes) when there is no annotated one
 ORIGINAL = "score_original"  # seats as read from the photo (for the corrections record)
 BASE = "score_seats"  # seats the editor starts from
 VERSION = "score_version"  # bumps when BASE is replaced, to reset the editor
@@ -56,20 +56,24 @@ def _reset_table(seats: list[Seat], *, original: list[Seat] | None = None) -> No
 def _read_photo(photo: Photo) -> None:
     """Run the photo pipeline (when installed) and load its seats into the editor."""
     st.session_state[PHOTO] = photo
-    st.session_state[READING] = None
-    st.session_state[ANNOTATED] = None
+    for key in (READING, ANNOTATED, FULL, SHOWN):
+        st.session_state[key] = None
     st.session_state["score_unassigned"] = []
     detector = reader.detector()
     if isinstance(detector, str):
         st.session_state["score_notice"] = detector
         _reset_table(blank_table(4, st.session_state["seat_names"]), original=[])
         return
+    from vision.image_io import read_image
     from vision.pipeline import read_photo
 
     choice = state.current_rules()
     with st.status("Reading the cards…", expanded=False) as status:
         try:
-            reading = read_photo(photo.data, choice.rules, min_confidence=state.min_confidence(), force=True,
+            status.update(label="Reading the cards: opening the photo…")
+            image = read_image(photo.data)  # decoded once: the reader and the annotated photo share it
+            status.update(label="Reading the cards: finding them and laying out the seats…")
+            reading = read_photo(image, choice.rules, min_confidence=state.min_confidence(), force=True,
                                  detector=detector)
         except InputError as err:
             status.update(label="The photo could not be read", state="error")
@@ -79,18 +83,19 @@ def _read_photo(photo: Photo) -> None:
             status.update(label="The photo reader failed", state="error")
             st.session_state["score_error"] = f"The photo reader failed: {type(err).__name__}: {err}"
             return
-        status.update(label=f"Read {len(reading.detections.cards)} cards", state="complete")
-    data = reading.to_json()
-    st.session_state[READING] = data
-    st.session_state["score_unassigned"] = [str(c.card) for c in reading.layout.unassigned]
-    try:
-        from vision.annotate import draw
+        status.update(label="Reading the cards: drawing what was read…")
+        data = reading.to_json()
+        st.session_state[READING] = data
+        st.session_state["score_unassigned"] = [str(c.card) for c in reading.layout.unassigned]
+        try:
+            from vision.annotate import draw
 
-        annotated = Image.fromarray(np.ascontiguousarray(draw(reading)[:, :, ::-1]))
-        annotated.thumbnail((1600, 1600))  # what the page shows; the full photo is kept in PHOTO
-        st.session_state[ANNOTATED] = np.asarray(annotated)
-    except ImportError:
-        pass
+            annotated = draw(reading)
+            st.session_state[FULL] = annotated
+            st.session_state[ANNOTATED] = display_jpeg(annotated)  # encoded once, not on every rerun
+        except ImportError:
+            pass
+        status.update(label=f"Read {len(reading.detections.cards)} cards", state="complete")
     seats, notes = seats_from_reading(data, st.session_state["seat_names"], choice.rules)
     st.session_state["score_notes"] = notes
     _reset_table(seats or blank_table(4, st.session_state["seat_names"]), original=[dict(s) for s in seats])
@@ -107,12 +112,15 @@ def _photo_input() -> None:
         camera = st.camera_input("Photograph the table from above", key=f"score_camera{suffix}")
     st.caption("For a photo that reads: every hand in the frame, taken from above, the phone held still, "
                "good light. Sharp corner indices matter more than a large photo.")
+    st.caption("On a phone, **Upload a photo** → *Camera* takes the picture with the phone's own camera at full "
+               "resolution: use it. **Take a photo** uses the browser's camera preview, which gives about "
+               "0.3–1 megapixels: usually too small to read the corner indices of 52 cards.")
     source = upload if upload is not None else camera
     if source is None:
         if st.session_state.get("score_digest"):  # the photo was removed: keep the rows, drop the photo
             for key in ("score_digest", "score_error", "score_notice", "score_notes"):
                 st.session_state.pop(key, None)
-            for key in (PHOTO, READING, ANNOTATED):
+            for key in (PHOTO, READING, ANNOTATED, FULL, SHOWN):
                 st.session_state[key] = None
         return
     data = source.getvalue()
@@ -169,8 +177,16 @@ def _show_photo(seats: list[Seat]) -> None:
         with st.expander("Photo", expanded=True):
             if annotated is not None:
                 st.image(annotated, caption="Cards outlined by seat and row", width="stretch")
+                full = st.session_state.get(FULL)
+                if full is not None:
+                    st.download_button("Open the photo full size", data=lambda: jpeg_bytes(full[:, :, ::-1],
+                                                                                           max_width=None),
+                                       file_name="table-read.jpg", mime="image/jpeg", key="score_full_photo",
+                                       icon=":material/zoom_in:", on_click="ignore")
             else:
-                st.image(to_rgb(photo.data), width="stretch")
+                if st.session_state.get(SHOWN) is None:  # decoded and scaled once, not on every rerun
+                    st.session_state[SHOWN] = jpeg_bytes(to_rgb(photo.data))
+                st.image(st.session_state[SHOWN], width="stretch")
     known = {s["seat"] for s in seats}
     table_problems = [p for seat, problems in _problems_by_seat(st.session_state.get(READING), seats).items()
                       if seat not in known for p in problems]
@@ -415,7 +431,7 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat], missing: 
 
 def _clear_round(places: list[str]) -> None:
     """Empty rows and no photo for the next deal; who sits where stays."""
-    for key in (PHOTO, READING, ANNOTATED):
+    for key in (PHOTO, READING, ANNOTATED, FULL, SHOWN):
         st.session_state[key] = None
     for key in (SAVED, "score_digest", "score_error", "score_notice", "score_notes"):
         st.session_state.pop(key, None)
@@ -505,8 +521,7 @@ def render() -> None:
         return
     st.subheader("Settlement")
     show.totals_row({p["name"]: int(p["score"]) for p in scored["players"]})
-    st.markdown("**Pair by pair** (points the first player receives from the second)")
-    st.dataframe(show.pairs_frame(scored, state.language()), hide_index=True, width="stretch")
+    show.pairs(scored, state.language())
     st.caption(f"Rules: {scored['rules']} ({scored['mode']}); the total is {scored['total']}")
     _save(round_, scored, playing, missing)
 

@@ -6,10 +6,9 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from app_pages.glyphs import row_html, score_html, totals_html
+from app_pages.glyphs import row_html, score_html, score_text, totals_html
 from app_pages.i18n import Language, name
 from referee.cards import parse_cards
 from referee.settle import bonus_parts
@@ -57,19 +56,36 @@ def settlement(data: Mapping[str, Any], lang: Language, *, flagged: Mapping[str,
                                    flagged=(flagged or {}).get(player["name"], ())), unsafe_allow_html=True)
             for line in verdict_lines(player, lang):
                 st.markdown(line)
-    st.markdown("**Pair by pair** (points the first player receives from the second)")
-    st.dataframe(pairs_frame(data, lang), hide_index=True, width="stretch", key=f"{key}_pairs")
+    pairs(data, lang)
     st.caption(f"Rules: {data.get('rules')} ({data.get('mode')}); total {data.get('total')}")
 
 
-def pairs_frame(data: Mapping[str, Any], lang: Language) -> pd.DataFrame:
-    rows = []
+def pairs(data: Mapping[str, Any], lang: Language) -> None:
+    """The pair-by-pair breakdown, one block per pair that wraps on a phone (no sideways scrolling)."""
+    st.markdown("**Pair by pair** (points the first player receives from the second)")
+    st.markdown(pairs_html(data, lang), unsafe_allow_html=True)
+
+
+def pairs_html(data: Mapping[str, Any], lang: Language) -> str:
+    """Each pair as a line of labelled numbers: rows, each bonus, and the pair's points last.
+
+    >>> html = pairs_html({"pairs": [{"a": "Ann", "b": "Bob", "rows": [1, -1, 1], "points": 1}]}, "en")
+    >>> "Ann v Bob" in html and 'data-points="1"' in html
+    True
+    """
+    blocks = []
     for pair in data.get("pairs", []):
-        head, middle, tail = pair["rows"]
-        extras = []
+        cells = [f'<span class="ssr-cell">{escape(name(row, lang))} <b>{score_text(int(points))}</b></span>'
+                 for row, points in zip(("head", "middle", "tail"), pair["rows"], strict=True)]
         for part in bonus_parts(pair):
             who = "" if part.by is None else f" ({part.by})" if part.kind == "special" else f" {part.by}"
-            extras.append(f"{name(part.label, lang)}{who} {part.points:+d}")
-        rows.append({"pair": f"{pair['a']} v {pair['b']}", name("head", lang): head, name("middle", lang): middle,
-                     name("tail", lang): tail, "bonuses": ", ".join(extras), "points": pair["points"]})
-    return pd.DataFrame(rows)
+            cells.append(f'<span class="ssr-cell">{escape(name(part.label, lang) + who)} '
+                         f"<b>{score_text(part.points)}</b></span>")
+        points = int(pair["points"])
+        blocks.append(f'<div class="ssr-pair"><span class="ssr-who">{escape(pair["a"])} v {escape(pair["b"])}</span>'
+                      f'{"".join(cells)}<span class="ssr-cell ssr-points" data-points="{points}">'
+                      f"= {score_html(points)}</span></div>")
+    return f'<div class="ssr-pairs">{"".join(blocks)}</div>'
+
+
+
