@@ -262,7 +262,7 @@ def _turn_side(side: int) -> None:
 def _photo_side() -> None:
     """For a photo taken from another side than the last one: turn who sits where with it."""
     mapping: Seating = st.session_state["seat_names"]
-    if sum(1 for v in mapping.values() if v) < 1:
+    if st.session_state.get(PHOTO) is None or not any(mapping.values()):
         return
 
     def label(side: int) -> str:
