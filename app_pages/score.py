@@ -12,7 +12,7 @@ import streamlit as st
 
 from app_pages import reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
-from app_pages.i18n import name, sentence
+from app_pages.i18n import Language, name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, display_jpeg, jpeg_bytes, load_photo, to_rgb
 from app_pages.seating import PLACES, Seating, people, seating_of, turned
 from app_pages.table import (
@@ -26,6 +26,7 @@ from app_pages.table import (
     seat_entry,
     seats_from_reading,
 )
+from app_pages.words import count, number, tr
 from referee.cards import ROW_NAMES, parse_cards
 from referee.errors import InputError
 from referee.hand import analyse
@@ -68,22 +69,24 @@ def _read_photo(photo: Photo) -> None:
     from vision.pipeline import read_photo
 
     choice = state.current_rules()
-    with st.status("Reading the cards…", expanded=False) as status:
+    lang = state.language()
+    with st.status(tr("Reading the cards…", "正在识牌…", lang), expanded=False) as status:
         try:
-            status.update(label="Reading the cards: opening the photo…")
+            status.update(label=tr("Reading the cards: opening the photo…", "识牌：打开照片…", lang))
             image = read_image(photo.data)  # decoded once: the reader and the annotated photo share it
-            status.update(label="Reading the cards: finding them and laying out the seats…")
+            status.update(label=tr("Reading the cards: finding them and laying out the seats…",
+                                   "识牌：找牌、分座位…", lang))
             reading = read_photo(image, choice.rules, min_confidence=state.min_confidence(), force=True,
                                  detector=detector)
         except InputError as err:
-            status.update(label="The photo could not be read", state="error")
+            status.update(label=tr("The photo could not be read", "照片无法读取", lang), state="error")
             st.session_state["score_error"] = str(err)
             return
         except Exception as err:  # onnxruntime failing...: a message, not a traceback
-            status.update(label="The photo reader failed", state="error")
+            status.update(label=tr("The photo reader failed", "识牌程序出错", lang), state="error")
             st.session_state["score_error"] = f"The photo reader failed: {type(err).__name__}: {err}"
             return
-        status.update(label="Reading the cards: drawing what was read…")
+        status.update(label=tr("Reading the cards: drawing what was read…", "识牌：标出读到的牌…", lang))
         data = reading.to_json()
         st.session_state[READING] = data
         st.session_state["score_unassigned"] = [str(c.card) for c in reading.layout.unassigned]
@@ -95,7 +98,9 @@ def _read_photo(photo: Photo) -> None:
             st.session_state[ANNOTATED] = display_jpeg(annotated)  # encoded once, not on every rerun
         except ImportError:
             pass
-        status.update(label=f"Read {len(reading.detections.cards)} cards", state="complete")
+        found = len(reading.detections.cards)
+        status.update(label=tr(f"Read {count(found, 'card', 'en')}", f"读到 {count(found, 'card', 'zh')}", lang),
+                      state="complete")
     seats, notes = seats_from_reading(data, st.session_state["seat_names"], choice.rules)
     st.session_state["score_notes"] = notes
     _reset_table(seats or blank_table(4, st.session_state["seat_names"]), original=[dict(s) for s in seats])
@@ -104,17 +109,23 @@ def _read_photo(photo: Photo) -> None:
 def _photo_input() -> None:
     turn = int(st.session_state.get(ROUND, 0))
     suffix = f"_{turn}" if turn else ""  # "Next round" empties them
-    upload_tab, camera_tab = st.tabs(["Upload a photo", "Take a photo"])
+    lang = state.language()
+    upload_tab, camera_tab = st.tabs([tr("Upload a photo", "上传照片", lang), tr("Take a photo", "拍照", lang)])
     with upload_tab:
-        upload = st.file_uploader("Photo of the table (JPEG, PNG, WebP or HEIC)", type=ACCEPTED_TYPES,
-                                  key=f"score_upload{suffix}")
+        upload = st.file_uploader(tr("Photo of the table (JPEG, PNG, WebP or HEIC)",
+                                     "牌桌照片（JPEG、PNG、WebP 或 HEIC）", lang),
+                                  type=ACCEPTED_TYPES, key=f"score_upload{suffix}")
     with camera_tab:
-        camera = st.camera_input("Photograph the table from above", key=f"score_camera{suffix}")
-    st.caption("For a photo that reads: every hand in the frame, taken from above, the phone held still, "
-               "good light. Sharp corner indices matter more than a large photo.")
-    st.caption("On a phone, **Upload a photo** → *Camera* takes the picture with the phone's own camera at full "
-               "resolution: use it. **Take a photo** uses the browser's camera preview, which gives about "
-               "0.3–1 megapixels: usually too small to read the corner indices of 52 cards.")
+        camera = st.camera_input(tr("Photograph the table from above", "从上方拍牌桌", lang),
+                                 key=f"score_camera{suffix}")
+    st.caption(tr("For a photo that reads: every hand in the frame, taken from above, the phone held still, "
+                  "good light. Sharp corner indices matter more than a large photo.",
+                  "拍得清楚：每手牌都在画面里，从正上方拍，手机拿稳，光线充足。牌角的字清楚比照片大更重要。", lang))
+    st.caption(tr("On a phone, **Upload a photo** → *Camera* takes the picture with the phone's own camera at full "
+                  "resolution: use it. **Take a photo** uses the browser's camera preview, which gives about "
+                  "0.3–1 megapixels: usually too small to read the corner indices of 52 cards.",
+                  "手机上请用 **上传照片** → *相机*：用手机自带相机，全分辨率。**拍照** 用的是浏览器的取景框，"
+                  "只有约 0.3–1 百万像素，通常太小，读不清 52 张牌的牌角。", lang))
     source = upload if upload is not None else camera
     if source is None:
         if st.session_state.get("score_digest"):  # the photo was removed: keep the rows, drop the photo
@@ -174,13 +185,15 @@ def _show_photo(seats: list[Seat]) -> None:
     photo: Photo | None = st.session_state.get(PHOTO)
     annotated = st.session_state.get(ANNOTATED)
     if photo is not None:
-        with st.expander("Photo", expanded=True):
+        lang = state.language()
+        with st.expander(tr("Photo", "照片", lang), expanded=True):
             if annotated is not None:
-                st.image(annotated, caption="Cards outlined by seat and row", width="stretch")
+                st.image(annotated, caption=tr("Cards outlined by seat and row", "按座位和道框出的牌", lang),
+                         width="stretch")
                 full = st.session_state.get(FULL)
                 if full is not None:
-                    st.download_button("Open the photo full size", data=lambda: jpeg_bytes(full[:, :, ::-1],
-                                                                                           max_width=None),
+                    st.download_button(tr("Open the photo full size", "查看原图", lang),
+                                       data=lambda: jpeg_bytes(full[:, :, ::-1], max_width=None),
                                        file_name="table-read.jpg", mime="image/jpeg", key="score_full_photo",
                                        icon=":material/zoom_in:", on_click="ignore")
             else:
@@ -225,14 +238,21 @@ def _who(col: Any, seat: Seat, offered: list[str]) -> str | None:
     if st.session_state.get(key) not in options or (unset and mapping.get(place)):
         known = mapping[place] if place in mapping else (seat.get("name") or "")  # offered holds every name known
         st.session_state[key] = AWAY if known is None else known if known else NEW if not offered else None
-    labels = {NEW: "someone new…", AWAY: "not playing"}
-    choice = col.selectbox(f"Who is at {name(place, lang)}", options, key=key, placeholder="Who sits here?",
+    labels = {NEW: tr("someone new…", "新玩家…", lang), AWAY: tr("not playing", "本局不玩", lang)}
+    choice = col.selectbox(seat_question(place, lang), options, key=key,
+                           placeholder=tr("Who sits here?", "谁坐这里？", lang),
                            format_func=lambda v: labels.get(v, v), on_change=_who_changed, args=(place,))
     if choice == AWAY:
         return None
     if choice == NEW:
-        return str(col.text_input("Name", key=f"{key}_name", placeholder="name")).strip()
+        return str(col.text_input(tr("Name", "名字", lang), key=f"{key}_name",
+                                  placeholder=tr("name", "名字", lang))).strip()
     return str(choice or "")
+
+
+def seat_question(place: str, lang: Language) -> str:
+    """``Who is at top`` / ``上座是谁``: the question a seat's picker asks."""
+    return tr(f"Who is at {name(place, 'en')}", f"{name(place, 'zh')}座是谁", lang)
 
 
 def _who_changed(place: str) -> None:
@@ -265,17 +285,21 @@ def _photo_side() -> None:
     if st.session_state.get(PHOTO) is None or not any(mapping.values()):
         return
 
+    lang = state.language()
+
     def label(side: int) -> str:
         if side == 0:
-            return "the same side as before"
+            return tr("the same side as before", "和上次同一边", lang)
         who = mapping.get(PLACES[side])
-        where = {1: "the right side of the last photo", 2: "the opposite side", 3: "the left side of the last photo"}
-        return where[side] + (f" ({who}'s side)" if who else "")
+        where = {1: ("the right side of the last photo", "上次照片的右边"), 2: ("the opposite side", "对面"),
+                 3: ("the left side of the last photo", "上次照片的左边")}[side]
+        return tr(where[0] + (f" ({who}'s side)" if who else ""), where[1] + (f"（{who}那边）" if who else ""), lang)
 
     st.session_state["camera_side"] = 0  # an action, not a setting: it turns the seats once
-    st.selectbox("Photo taken from", [0, 1, 2, 3], key="camera_side", format_func=label,
+    st.selectbox(tr("Photo taken from", "拍照的位置", lang), [0, 1, 2, 3], key="camera_side", format_func=label,
                  on_change=lambda: _turn_side(int(st.session_state["camera_side"])),
-                 help="Walked round the table to take this photo? Say from where, and everyone keeps their seat.")
+                 help=tr("Walked round the table to take this photo? Say from where, and everyone keeps their seat.",
+                         "绕到别处拍的？选拍照的位置，大家的座位不变。", lang))
 
 
 def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any], list[str]]:
@@ -297,7 +321,7 @@ def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any], list[str]]:
                                    placeholder=("Ah Kd 2c" if row == "head" else "5 cards"))
                     for col, row in zip(cols[1:], ROW_NAMES, strict=True)]
             if who is None:
-                st.caption("Not playing this round: these rows are left out.")
+                st.caption(tr("Not playing this round: these rows are left out.", "本局不玩：这些牌不计。", lang))
                 mapping[seat["seat"]] = None
                 seats.append(seat_entry(seat["seat"], AWAY, *(r.strip() for r in rows)))
             else:
@@ -359,20 +383,24 @@ def _move_form(seats: list[Seat]) -> None:
     cards = sorted(set(locations) | {str(c) for c in unassigned if c}, key=lambda c: parse_cards(c)[0], reverse=True)
     if not cards:
         return
-    with st.expander("Move a card to another row or seat"):
-        card = st.selectbox("Card", cards, key="move_card")
+    lang = state.language()
+    with st.expander(tr("Move a card to another row or seat", "把牌移到别的道或座位", lang)):
+        card = st.selectbox(tr("Card", "牌", lang), cards, key="move_card")
         if card in locations:
             seat_index, row = locations[card]
-            st.caption(f"{card} is now in {seats[seat_index]['name']}'s {name(row, state.language())} row")
+            who = seats[seat_index]["name"]
+            st.caption(tr(f"{card} is now in {who}'s {name(row, 'en')} row", f"{card} 现在在{who}的{name(row, 'zh')}",
+                          lang))
         elif card is not None:
-            st.caption(f"{card} is not in any row yet")
+            st.caption(tr(f"{card} is not in any row yet", f"{card} 还不在任何一道", lang))
         col1, col2 = st.columns(2)
         # Plain text options (no format_func): the labels are the values, mapped back here.
         seat_labels = [f"{i + 1}. {s['name'] if s['name'] != AWAY else s['seat']}" for i, s in enumerate(seats)]
         row_labels = [name(r, state.language()) for r in ROW_NAMES]
-        to_seat = col1.selectbox("To player", seat_labels, key="move_seat")
-        to_row = col2.selectbox("To row", row_labels, key="move_row")
-        if st.button("Move", key="move_go") and card is not None and to_seat is not None and to_row is not None:
+        to_seat = col1.selectbox(tr("To player", "移给", lang), seat_labels, key="move_seat")
+        to_row = col2.selectbox(tr("To row", "移到", lang), row_labels, key="move_row")
+        moved = st.button(tr("Move", "移动", lang), key="move_go")
+        if moved and card is not None and to_seat is not None and to_row is not None:
             target = ROW_NAMES[row_labels.index(to_row)]
             _reset_table(move_card(seats, card, to_seat=seat_labels.index(to_seat), to_row=target))
             st.rerun()
@@ -389,26 +417,32 @@ def _banker(seats: list[Seat]) -> tuple[bool, str | None]:
     current = st.session_state.get(key)
     remembered = state.banker_memory()
     st.session_state[key] = current if current in names else remembered if remembered in names else None
-    banker = st.selectbox(f"{name('banker', state.language())} (this ruleset is played against a banker)", names,
-                          key=key, placeholder="Choose the banker")
+    lang = state.language()
+    banker = st.selectbox(tr("Banker (this ruleset is played against a banker)", "庄家（本规则坐庄比牌）", lang), names,
+                          key=key, placeholder=tr("Choose the banker", "选庄家", lang))
     if banker is None:
-        st.warning("Who is the banker this round? Choose them above: the scores depend on it.")
+        st.warning(tr("Who is the banker this round? Choose them above: the scores depend on it.",
+                      "本局谁坐庄？请在上面选：分数取决于庄家。", lang))
         return True, None
     state.remember_banker(str(banker))
     return True, str(banker)
 
 
 def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat], missing: list[str]) -> None:
+    lang = state.language()
     if missing:
-        where = ", ".join(name(m, state.language()) for m in missing)
-        st.warning(f"Who is at {where}? Name every player to save the round: it is saved under people, "
-                   "never under a seat.")
+        st.warning(tr(f"Who is at {', '.join(name(m, 'en') for m in missing)}? Name every player to save the round: "
+                      "it is saved under people, never under a seat.",
+                      f"{'、'.join(name(m, 'zh') + '座' for m in missing)}是谁？每位玩家都要有名字才能保存："
+                      "每局记在人名下，不记在座位下。", lang))
         return
     session = state.current_session()
     players = [p.name for p in round_.players]
     if session is None:
-        st.caption("No session is open: start one here (today, these players) or on the History page.")
-        if st.button(f"Start today's session ({', '.join(players)}) and save this round", type="primary",
+        st.caption(tr("No session is open: start one here (today, these players) or on the History page.",
+                      "未开场次：在这里开一场（今天、这些玩家），或到记录页开。", lang))
+        if st.button(tr(f"Start today's session ({', '.join(players)}) and save this round",
+                        f"开今天的场次（{'、'.join(players)}）并保存本局", lang), type="primary",
                      key="score_quick_session", width="stretch"):
             session = state.new_session(date=dt.date.today(), place="", players=players,
                                         seating=dict(st.session_state["seat_names"]))
@@ -416,16 +450,20 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat], missing: 
         return
     choice = state.current_rules()
     if choice.toml != session.ruleset_toml:
-        st.warning(f"This session was started with {session.ruleset}; this round is scored with {choice.name} "
-                   "(the round keeps the rules it was scored with).")
+        st.warning(tr(f"This session was started with {session.ruleset}; this round is scored with {choice.name} "
+                      "(the round keeps the rules it was scored with).",
+                      f"本场次按 {session.ruleset} 开的；本局按 {choice.name} 计分（每局保留计分时的规则）。", lang))
     photo: Photo | None = st.session_state.get(PHOTO)
     already = st.session_state.get(SAVED) == _fingerprint(session.id, round_)
-    if st.button("Save round", type="primary", disabled=already, key="score_save", width="stretch"):
+    if st.button(tr("Save round", "保存本局", lang), type="primary", disabled=already, key="score_save",
+                 width="stretch"):
         _store(session.id, round_, scored, seats)
     if already:
-        st.success(f"Saved as round {st.session_state.get('score_saved_number')} of this session"
-                   + (" with its photo." if photo else "."))
-        st.button("Next round: clear the table and the photo", key="score_next", width="stretch",
+        saved = st.session_state.get("score_saved_number")
+        st.success(tr(f"Saved as round {saved} of this session" + (" with its photo." if photo else "."),
+                      f"已存为本场第 {saved} 局" + ("（含照片）。" if photo else "。"), lang))
+        st.button(tr("Next round: clear the table and the photo", "下一局：清空牌桌和照片", lang), key="score_next",
+                  width="stretch",
                   on_click=_clear_round, args=([s["seat"] for s in st.session_state[BASE]],))
 
 
@@ -457,17 +495,18 @@ def _store(session_id: int, round_: Round, scored: Mapping[str, Any], seats: lis
             detections=st.session_state.get(READING),
             corrections=corrections(st.session_state.get(ORIGINAL) or [], seats), seating=seating_of(seats))
     except InputError as err:  # e.g. the session was deleted in another tab
-        st.error(f"The round was not saved: {err}")
+        st.error(tr(f"The round was not saved: {err}", f"本局没有保存：{err}", state.language()))
         return
     st.session_state[SAVED] = _fingerprint(session_id, round_)
     number = state.db().round(round_id).number
-    st.toast(f"Round {number} saved")
+    st.toast(tr(f"Round {number} saved", f"第 {number} 局已保存", state.language()))
     st.session_state["score_saved_number"] = number
     st.rerun()
 
 
 def render() -> None:
-    choice = state.page_start("Score a table")
+    lang = state.language()
+    choice = state.page_start(tr("Score a table", "计分", lang))
     if choice is None:
         return
     _photo_input()
@@ -481,10 +520,12 @@ def render() -> None:
     base: list[Seat] = st.session_state[BASE]
     _show_photo(base)
 
-    st.subheader("The table")
-    players = st.segmented_control("Players", [2, 3, 4], default=len(base) if 2 <= len(base) <= 4 else None,
+    st.subheader(tr("The table", "牌桌", lang))
+    players = st.segmented_control(tr("Players", "人数", lang), [2, 3, 4],
+                                   default=len(base) if 2 <= len(base) <= 4 else None,
                                    key=f"score_players_{st.session_state.get(VERSION, 0)}",
-                                   help="Add a seat the photo missed, or leave seats out")
+                                   help=tr("Add a seat the photo missed, or leave seats out",
+                                           "补上照片漏掉的座位，或去掉座位", lang))
     if players is not None and int(players) != len(base):
         names = st.session_state["seat_names"]
         live = _live(base)
@@ -492,8 +533,9 @@ def render() -> None:
         spare = [s for s in blank_table(4, names) if s["seat"] not in taken]
         _reset_table(live[: int(players)] + spare[: max(0, int(players) - len(live))])
         st.rerun()
-    st.caption("Correct a card by editing its row: cards like `Ah Kd 2c`, `10h` or `♥10`. "
-               "A seat with no cards is left out.")
+    st.caption(tr("Correct a card by editing its row: cards like `Ah Kd 2c`, `10h` or `♥10`. "
+                  "A seat with no cards is left out.",
+                  "改牌就改那一道：例如 `Ah Kd 2c`、`10h` 或 `♥10`。没有牌的座位不计。", lang))
     _photo_side()
     seats, slots, missing = _seat_inputs(base)
     st.session_state[BASE] = [dict(s, name=b["name"]) for s, b in zip(seats, base, strict=True)]  # typed rows kept
@@ -513,16 +555,18 @@ def render() -> None:
         if seat["name"] != AWAY and any(seat[r] for r in ROW_NAMES):
             _fill_seat(slot, seat, seats, choice.rules, scored)
     if not playing:
-        st.info("Type each player's rows, or upload a photo of the table.")
+        st.info(tr("Type each player's rows, or upload a photo of the table.", "输入每位玩家的三道牌，或上传牌桌照片。",
+                   lang))
         return
     for error in errors:
         st.error(sentence(error))
     if round_ is None or scored is None:
         return
-    st.subheader("Settlement")
+    st.subheader(tr("Settlement", "结算", lang))
     show.totals_row({p["name"]: int(p["score"]) for p in scored["players"]})
     show.pairs(scored, state.language())
-    st.caption(f"Rules: {scored['rules']} ({scored['mode']}); the total is {scored['total']}")
+    st.caption(tr(f"Rules: {scored['rules']} ({scored['mode']}); the total is {number(int(scored['total']))}",
+                  f"规则：{scored['rules']}（{scored['mode']}）；合计 {number(int(scored['total']))}", lang))
     _save(round_, scored, playing, missing)
 
 

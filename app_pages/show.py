@@ -10,6 +10,7 @@ import streamlit as st
 
 from app_pages.glyphs import row_html, score_html, score_text, totals_html
 from app_pages.i18n import Language, name
+from app_pages.words import foul_reason, tr
 from referee.cards import parse_cards
 from referee.settle import bonus_parts
 
@@ -28,12 +29,13 @@ def verdict_lines(player: Mapping[str, Any], lang: Language) -> list[str]:
     """Foul (with the reason), special, missed special, as short markdown lines."""
     lines = []
     if player.get("foul"):
-        lines.append(f":red[**{name('foul', lang)}**: {escape(str(player.get('foul_reason')))}]")
+        lines.append(f":red[**{name('foul', lang)}**: {escape(foul_reason(player, lang))}]")
     if player.get("special"):
         lines.append(f":green[**{name('special', lang)}**: {name(str(player['special']), lang)}]")
     if player.get("missed_special"):
         lines.append(f":orange[{name('missed_special', lang)}: {name(str(player['missed_special']), lang)} "
-                     "(these cards could have been laid as it; not scored)]")
+                     + tr("(these cards could have been laid as it; not scored)", "（这手牌本可摆成它；不计分）", lang)
+                     + "]")
     return lines
 
 
@@ -57,12 +59,14 @@ def settlement(data: Mapping[str, Any], lang: Language, *, flagged: Mapping[str,
             for line in verdict_lines(player, lang):
                 st.markdown(line)
     pairs(data, lang)
-    st.caption(f"Rules: {data.get('rules')} ({data.get('mode')}); total {data.get('total')}")
+    st.caption(tr(f"Rules: {data.get('rules')} ({data.get('mode')}); total {data.get('total')}",
+                  f"规则：{data.get('rules')}（{data.get('mode')}）；合计 {data.get('total')}", lang))
 
 
 def pairs(data: Mapping[str, Any], lang: Language) -> None:
     """The pair-by-pair breakdown, one block per pair that wraps on a phone (no sideways scrolling)."""
-    st.markdown("**Pair by pair** (points the first player receives from the second)")
+    st.markdown(tr("**Pair by pair** (points the first player receives from the second)",
+                   "**两两比牌**（前者从后者得的分）", lang))
     st.markdown(pairs_html(data, lang), unsafe_allow_html=True)
 
 

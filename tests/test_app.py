@@ -76,7 +76,7 @@ def test_check_page_foul_reason_and_language(app: AppTest) -> None:
     app.text_input(key="check_text").input("Ah Ad 2c | Kh Kd 3c 4s 5s | 9s 9h 9d 7c 8c").run()
     assert not app.exception
     errors = texts(app, "error")
-    assert any("head (pair AA) beats middle (pair KK)" in e for e in errors)
+    assert any("head AA-2 beats middle KK-5-4-3: the head may not beat the middle" in e for e in errors)
     assert "三条" not in page_text(app) and "three of a kind" in page_text(app)
 
 
@@ -276,11 +276,11 @@ def test_history_saved_round_appears_edit_and_delete_move_totals(app: AppTest) -
     save_round(app, [ANN, BOB])
     totals = history_totals(app)
     assert totals["Ann"] > 0 and sum(totals.values()) == 0
-    assert any(e.label.startswith("Round 1 ·") for e in app.expander)
+    assert any("Round 1 ·" in e.label for e in app.expander)
     # Edit: give Bob Ann's hand and Ann Bob's hand; the totals flip.
     app.text_input(key="edit_1_0").input(f"{BOB['head']} | {BOB['middle']} | {BOB['tail']}")
     app.text_input(key="edit_1_1").input(f"{ANN['head']} | {ANN['middle']} | {ANN['tail']}")
-    submit = next(b for b in app.button if b.label == "Save changes")
+    submit = next(b for b in app.button if "Save changes" in b.label)
     submit.click().run()
     app.run()
     assert not app.exception
@@ -296,7 +296,7 @@ def test_history_saved_round_appears_edit_and_delete_move_totals(app: AppTest) -
     app.run()
     assert not app.exception
     assert scores_shown(app) == edited
-    assert not any(e.label.startswith("Round 1 ·") for e in app.expander)
+    assert not any("Round 1 ·" in e.label for e in app.expander)
 
 
 def test_history_export(app: AppTest, tmp_path: Path) -> None:
@@ -439,7 +439,7 @@ def test_score_page_reads_a_photo_then_a_correction_changes_the_totals(
     app.switch_page("app_pages/history.py").run()
     assert not app.exception
     assert scores_shown(app) == corrected
-    assert any(e.label.startswith("Round 1 ·") for e in app.expander)
+    assert any("Round 1 ·" in e.label for e in app.expander)
 
 
 def test_check_page_from_a_photo_of_one_hand(app: AppTest, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -484,9 +484,9 @@ def test_two_tabs_one_deletes_what_the_other_edits(tmp_path: Path, monkeypatch: 
     # Tab two still shows round 1 and tries to edit it.
     two.text_input(key="edit_1_0").input(f"{BOB['head']} | {BOB['middle']} | {BOB['tail']}")
     two.text_input(key="edit_1_1").input(f"{ANN['head']} | {ANN['middle']} | {ANN['tail']}")
-    next(b for b in two.button if b.label == "Save changes").click().run()
+    next(b for b in two.button if "Save changes" in b.label).click().run()
     assert not two.exception  # the rerun reads the database first: the round is gone, nothing is written
-    assert not any(e.label.startswith("Round 1 ·") for e in two.expander)
+    assert not any("Round 1 ·" in e.label for e in two.expander)
     # Tab two saves a round into the session: it is round 2 (numbers are never reused).
     save_round(two, [ANN, BOB])
     from referee.storage import Database
@@ -501,7 +501,7 @@ def test_history_session_details_and_delete(app: AppTest) -> None:
     app.switch_page("app_pages/history.py").run()
     sid = app.session_state["session_id"]
     app.text_input(key=f"session_{sid}_place").input("the club")
-    next(b for b in app.button if b.label == "Save details").click().run()
+    next(b for b in app.button if "Save details" in b.label).click().run()
     app.run()
     assert not app.exception
     assert "the club" in str(app.selectbox(key="history_session").value)

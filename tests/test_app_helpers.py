@@ -18,7 +18,7 @@ BOB = seat_entry("top", "Bob", "Ah Kc 3d", "Jh Jd 7c 8c 4h", "Th Td Tc 2d 3h")
 
 
 @pytest.mark.parametrize("module", ["app_pages.glyphs", "app_pages.i18n", "app_pages.images", "app_pages.table",
-                                    "app_pages.seating"])
+                                    "app_pages.seating", "app_pages.words", "app_pages.show"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0
