@@ -88,8 +88,9 @@ def _picked() -> str:
     missing = sum(ROW_SIZES.values()) - sum(len(r) for r in rows.values())
     col1, col2 = st.columns([3, 1])
     if missing:
-        col1.caption(tr(f"Pick {number(missing)} more {'card' if missing == 1 else 'cards'}: they fill the head, then the middle, "
-                        "then the tail. Click a picked card again to take it back.",
+        more = f"{number(missing)} more {'card' if missing == 1 else 'cards'}"
+        col1.caption(tr(f"Pick {more}: they fill the head, then the middle, then the tail. "
+                        "Click a picked card again to take it back.",
                         f"再选 {count(missing, 'card', 'zh')}：依次填头道、中道、尾道。再点一次已选的牌可取回。", lang))
     col2.button(tr("Clear", "清空", lang), on_click=_clear_picks, key="pick_clear", width="stretch")
     if missing:
