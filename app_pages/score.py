@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
 from app_pages import reader, show, state
@@ -73,7 +74,9 @@ def _read_photo(photo: Photo) -> None:
     with st.status(tr("Reading the cards…", "正在识牌…", lang), expanded=False) as status:
         try:
             status.update(label=tr("Reading the cards: opening the photo…", "识牌：打开照片…", lang))
-            image = read_image(photo.data)  # decoded once: the reader and the annotated photo share it
+            # Decoded once (when the upload was checked): the reader and the annotated photo share it.
+            image = (np.ascontiguousarray(photo.pixels[:, :, ::-1]) if photo.pixels is not None
+                     else read_image(photo.data))
             status.update(label=tr("Reading the cards: finding them and laying out the seats…",
                                    "识牌：找牌、分座位…", lang))
             reading = read_photo(image, choice.rules, min_confidence=state.min_confidence(), force=True,
@@ -193,12 +196,13 @@ def _show_photo(seats: list[Seat]) -> None:
                 full = st.session_state.get(FULL)
                 if full is not None:
                     st.download_button(tr("Open the photo full size", "查看原图", lang),
-                                       data=lambda: jpeg_bytes(full[:, :, ::-1], max_width=None),
+                                       data=lambda: display_jpeg(full, max_width=None, quality=90),
                                        file_name="table-read.jpg", mime="image/jpeg", key="score_full_photo",
                                        icon=":material/zoom_in:", on_click="ignore")
             else:
                 if st.session_state.get(SHOWN) is None:  # decoded and scaled once, not on every rerun
-                    st.session_state[SHOWN] = jpeg_bytes(to_rgb(photo.data))
+                    st.session_state[SHOWN] = jpeg_bytes(to_rgb(photo.pixels if photo.pixels is not None
+                                                                else photo.data))
                 st.image(st.session_state[SHOWN], width="stretch")
     known = {s["seat"] for s in seats}
     table_problems = [p for seat, problems in _problems_by_seat(st.session_state.get(READING), seats).items()

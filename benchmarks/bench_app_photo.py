@@ -78,11 +78,13 @@ def main() -> int:
     reading = read_photo(image, rules, force=True, detector=detector)
     annotated = draw(reading)
     steps = {
-        "load_photo (check the upload, decode)": lambda: load_photo(data),
-        "decode once for the reader (read_image)": lambda: read_image(data),
+        "load_photo (check the upload, decode once, keep the pixels)": lambda: load_photo(data),
+        "decode again for the reader (before: read_image)": lambda: read_image(data),
         "read_photo on the decoded image": lambda: read_photo(image, rules, force=True, detector=detector),
         "draw the annotated photo": lambda: draw(reading),
-        "page image: JPEG for the page, once (now)": lambda: display_jpeg(annotated),
+        "page image: JPEG for the page, once (now, OpenCV)": lambda: display_jpeg(annotated),
+        "page image: Pillow flip + thumbnail (before, once)": lambda: Image.fromarray(
+            np.ascontiguousarray(annotated[:, :, ::-1])).thumbnail((1600, 1600)),
         "page image: array re-encoded by st.image (before, each rerun)": lambda: _st_image_cost(
             np.asarray(Image.fromarray(np.ascontiguousarray(annotated[:, :, ::-1])).resize((1600, 1200)))),
         "plain photo shown: decode + scale (before, each rerun)": lambda: to_rgb(data),
