@@ -11,12 +11,13 @@ from app_pages import reader, show, state
 from app_pages.glyphs import card_text, cards_html, row_html
 from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, load_photo
-from app_pages.words import count, foul_reason, number, tr
+from app_pages.words import count, number, tr
 from referee.cards import DECK, ROW_NAMES, ROW_SIZES, Card, format_cards, parse_arrangement, parse_cards
 from referee.errors import InputError
 from referee.hand import analyse
 from referee.ruleset import Ruleset
 from referee.solver import Advice, SolveResult, advise, solve
+from referee.words import foul_text
 
 EXAMPLE = "2c 3d 5h | 6s 6h 8c 9d Tc | Js Jh Jd 4c 4d"
 ADVICE_SAMPLES = 200
@@ -229,7 +230,7 @@ def render() -> None:
     with st.container(border=True):
         st.markdown(show.rows_block(player["rows"], lang, foul=report.foul), unsafe_allow_html=True)
         if report.foul:
-            st.error(f"{name('foul', lang)}: {foul_reason(player, lang)}")
+            st.error(f"{name('foul', lang)}: {foul_text(rows, choice.rules, lang) or report.foul_reason}")
         else:
             st.success(tr("Not fouled: head ≤ middle ≤ tail", "没有倒水：头道 ≤ 中道 ≤ 尾道", lang))
         for line in show.verdict_lines(player, lang)[1 if report.foul else 0:]:

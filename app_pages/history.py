@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from app_pages import show, state
+from app_pages import choices, show, state
 from app_pages.glyphs import score_text
 from app_pages.i18n import name, sentence
 from app_pages.images import to_rgb
@@ -205,6 +205,7 @@ def _edit_round(record: RoundRecord) -> None:
         for error in errors:
             st.error(sentence(error))
         return
+    round_ = choices.carried(record.hands, round_)
     try:
         rules = state.rules_from_text(record.ruleset_toml, f"round {record.number} rules")
         scored = settle(round_, rules).to_json()
@@ -249,11 +250,16 @@ def _round(record: RoundRecord) -> None:
                 st.image(preview, width="stretch")
             else:
                 st.caption(tr("(the photo could not be shown)", "（照片无法显示）", state.language()))
-        show.settlement(record.settlement, state.language(), key=f"round_{record.id}")
+        try:
+            rules = state.rules_from_text(record.ruleset_toml, f"round {record.number} rules")
+        except InputError:  # rules this referee no longer reads: the round is still shown
+            rules = None
+        show.settlement(record.settlement, state.language(), key=f"round_{record.id}", rules=rules)
         lang = state.language()
         if record.seating:
             st.caption(tr("Seats: ", "座位：", lang) + ", ".join(f"{name(seat, lang)} {who}"
                                                                for seat, who in record.seating.items()))
+        choices.show_adjustments(record.settlement, lang)
         if record.corrections:
             n = len(record.corrections)
             st.caption(tr(f"{count(n, 'correction', 'en')} before or after scoring",

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from app_pages import reader, show, state
+from app_pages import choices, reader, show, state
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import Language, name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, display_jpeg, jpeg_bytes, load_photo, to_rgb
@@ -239,7 +239,7 @@ def _who(col: Any, seat: Seat, offered: list[str]) -> str | None:
     mapping: Seating = st.session_state["seat_names"]
     options = [*offered, NEW, AWAY]
     unset = st.session_state.get(key) in (None, NEW) and not st.session_state.get(f"{key}_name")
-    if st.session_state.get(key) not in options or (unset and mapping.get(place)):
+    if st.session_state.get(key) not in options or (unset and (mapping.get(place) or seat.get("name"))):
         known = mapping[place] if place in mapping else (seat.get("name") or "")  # offered holds every name known
         st.session_state[key] = AWAY if known is None else known if known else NEW if not offered else None
     labels = {NEW: tr("someone new…", "新玩家…", lang), AWAY: tr("not playing", "本局不玩", lang)}
@@ -269,6 +269,9 @@ def _who_changed(place: str) -> None:
         mapping.pop(place, None)
     else:
         mapping[place] = str(choice)
+    for seat in st.session_state.get(BASE) or []:  # the table's own name for the seat follows the choice
+        if seat["seat"] == place:
+            seat["name"] = mapping.get(place) or ""
 
 
 def _turn_side(side: int) -> None:
@@ -317,6 +320,7 @@ def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any], list[str]]:
     seats: list[Seat] = []
     slots = []
     missing: list[str] = []
+    named: list[str] = []  # who sits at each seat ("" when nobody is named or nobody plays there)
     for i, seat in enumerate(base):
         with st.container(border=True):
             cols = st.columns([1.1, 1, 1.5, 1.5])
@@ -324,6 +328,7 @@ def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any], list[str]]:
             rows = [col.text_input(name(row, lang), value=seat[row], key=f"seat_{version}_{i}_{row}",
                                    placeholder=("Ah Kd 2c" if row == "head" else "5 cards"))
                     for col, row in zip(cols[1:], ROW_NAMES, strict=True)]
+            named.append(who or "")
             if who is None:
                 st.caption(tr("Not playing this round: these rows are left out.", "本局不玩：这些牌不计。", lang))
                 mapping[seat["seat"]] = None
@@ -338,6 +343,8 @@ def _seat_inputs(base: list[Seat]) -> tuple[list[Seat], list[Any], list[str]]:
                 shown = who or f"({name(seat['seat'], lang)})"
                 seats.append(seat_entry(seat["seat"], shown, *(r.strip() for r in rows)))
             slots.append(st.container())
+    # Typed rows are kept, and each seat's name is who sits there (a rerun or a page switch starts from it).
+    st.session_state[BASE] = [dict(s, name=who) for s, who in zip(seats, named, strict=True)]
     return seats, slots, missing
 
 
@@ -367,8 +374,9 @@ def _fill_seat(slot: Any, seat: Seat, seats: list[Seat], rules: Ruleset, scored:
                 score += f'<span class="ssr-badge">{name("banker", lang)}</span>'
             st.markdown(score + show.rows_block(player["rows"], lang, foul=bool(player.get("foul")),
                                                 flagged=flagged), unsafe_allow_html=True)
-            for line in show.verdict_lines(player, lang):
+            for line in show.verdict_lines(player, lang, rules):
                 st.markdown(line)
+            choices.special_choice(player, lang)
         else:
             tiles = []
             for row in ROW_NAMES:
@@ -480,6 +488,7 @@ def _clear_round(places: list[str]) -> None:
     st.session_state[ROUND] = int(st.session_state.get(ROUND, 0)) + 1  # fresh (empty) photo inputs
     names: Seating = st.session_state["seat_names"]
     _reset_table([seat_entry(p, names.get(p) or "") for p in places], original=[])
+    choices.clear()
 
 
 def _fingerprint(session_id: int, round_: Round) -> str:
@@ -542,7 +551,6 @@ def render() -> None:
                   "改牌就改那一道：例如 `Ah Kd 2c`、`10h` 或 `♥10`。没有牌的座位不计。", lang))
     _photo_side()
     seats, slots, missing = _seat_inputs(base)
-    st.session_state[BASE] = [dict(s, name=b["name"]) for s, b in zip(seats, base, strict=True)]  # typed rows kept
     _move_form(seats)
     playing = [s for s in seats if s["name"] != AWAY and any(s[r] for r in ROW_NAMES)]
     banker_mode, banker = _banker(playing) if playing else (False, None)
@@ -551,6 +559,7 @@ def render() -> None:
     if banker_mode and banker is None:
         round_ = None
     if round_ is not None:
+        round_ = choices.apply(round_, choice.rules)
         try:
             scored = settle(round_, choice.rules).to_json()
         except InputError as err:
@@ -571,6 +580,7 @@ def render() -> None:
     show.pairs(scored, state.language())
     st.caption(tr(f"Rules: {scored['rules']} ({scored['mode']}); the total is {number(int(scored['total']))}",
                   f"规则：{scored['rules']}（{scored['mode']}）；合计 {number(int(scored['total']))}", lang))
+    choices.adjustment_form(round_, choice.rules, state.language())
     _save(round_, scored, playing, missing)
 
 

@@ -12,7 +12,9 @@ from app_pages.glyphs import row_html, score_html, score_text, totals_html
 from app_pages.i18n import Language, name
 from app_pages.words import foul_reason, tr
 from referee.cards import parse_cards
+from referee.ruleset import Ruleset
 from referee.settle import bonus_parts
+from referee.words import foul_text, rows_of
 
 
 def rows_block(rows: Sequence[Mapping[str, Any]], lang: Language, *, foul: bool = False,
@@ -25,11 +27,15 @@ def rows_block(rows: Sequence[Mapping[str, Any]], lang: Language, *, foul: bool 
     )
 
 
-def verdict_lines(player: Mapping[str, Any], lang: Language) -> list[str]:
-    """Foul (with the reason), special, missed special, as short markdown lines."""
+def verdict_lines(player: Mapping[str, Any], lang: Language, rules: Ruleset | None = None) -> list[str]:
+    """Foul (with the reason: with ``rules``, the rows and cards that decide it), special, missed
+    special, as short markdown lines."""
     lines = []
     if player.get("foul"):
-        lines.append(f":red[**{name('foul', lang)}**: {escape(foul_reason(player, lang))}]")
+        # The referee's wording (referee.words) needs the rules; without them (a saved round shown in
+        # History) the app's own plain words say the same from the reason stored with the round.
+        reason = foul_text(rows_of(player), rules, lang) if rules is not None else None
+        lines.append(f":red[**{name('foul', lang)}**: {escape(str(reason or foul_reason(player, lang)))}]")
     if player.get("special"):
         lines.append(f":green[**{name('special', lang)}**: {name(str(player['special']), lang)}]")
     if player.get("missed_special"):
@@ -45,8 +51,9 @@ def totals_row(scores: Mapping[str, int]) -> None:
 
 
 def settlement(data: Mapping[str, Any], lang: Language, *, flagged: Mapping[str, Sequence[str]] | None = None,
-               key: str = "settlement") -> None:
-    """A settlement (``Settlement.to_json()``): totals, each hand, and the pair-by-pair breakdown."""
+               key: str = "settlement", rules: Ruleset | None = None) -> None:
+    """A settlement (``Settlement.to_json()``): totals, each hand, and the pair-by-pair breakdown
+    (``rules``: those it was scored with, for the words of a foul)."""
     players = data.get("players", [])
     banker = data.get("banker")
     totals_row({p["name"]: int(p["score"]) for p in players})
@@ -56,7 +63,7 @@ def settlement(data: Mapping[str, Any], lang: Language, *, flagged: Mapping[str,
             st.markdown(f"**{escape(who)}** &nbsp; {score_html(int(player['score']))}", unsafe_allow_html=True)
             st.markdown(rows_block(player["rows"], lang, foul=bool(player.get("foul")),
                                    flagged=(flagged or {}).get(player["name"], ())), unsafe_allow_html=True)
-            for line in verdict_lines(player, lang):
+            for line in verdict_lines(player, lang, rules):
                 st.markdown(line)
     pairs(data, lang)
     st.caption(tr(f"Rules: {data.get('rules')} ({data.get('mode')}); total {data.get('total')}",

@@ -17,7 +17,17 @@ from referee.errors import InputError
 from referee.hand import analyse
 from referee.round import Round
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
-from referee.settle import bonus_parts, settle
+from referee.settle import settle
+from referee.words import (
+    LANGUAGES,
+    Language,
+    add_chinese,
+    both,
+    name,
+    pad,
+    row_label_width,
+    settlement_with_chinese,
+)
 
 EXIT_BAD_INPUT = 2
 MAX_ROUND_BYTES = 1_000_000
@@ -37,6 +47,12 @@ def _add_rules_option(parser: argparse.ArgumentParser, default: str = "classic")
                         help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: {default})")
 
 
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default="both",
+                        help="names and reasons in the readable output: zh (中文), en, or both (default); "
+                             "JSON keeps its keys and always adds the Chinese names beside them (*_zh)")
+
+
 def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
@@ -48,31 +64,49 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 
 def check_json(rows_text: str, rules: Ruleset) -> dict[str, Any]:
     report = analyse(parse_arrangement(rows_text), rules)
-    return {
+    return add_chinese({
         "foul": report.foul,
         "foul_reason": report.foul_reason,
         "special": report.special,
         "missed_special": report.missed_special,
         "rows": [{"row": r.row, "cards": [str(c) for c in r.cards], "category": r.category.label}
                  for r in report.rows],
-    }
+    }, rules)
 
 
-def _check_text(data: dict[str, Any], rules: Ruleset) -> str:
-    lines = [f"rules: {rules.name}"]
+def _foul_lines(reason_en: str, reason_zh: str, lang: Language, indent: str) -> list[str]:
+    """The foul reason: English on the "foul:" line, Chinese below it (both), or Chinese alone."""
+    if lang == "zh":
+        return [f"{indent}倒水: 是 - {reason_zh}"]
+    lines = [f"{indent}foul: YES - {reason_en}"]
+    if lang == "both":
+        lines.append(f"{indent}倒水: {reason_zh}")
+    return lines
+
+
+def _check_text(data: dict[str, Any], rules: Ruleset, lang: Language = "both") -> str:
+    zh = lang == "zh"
+    lines = [f"{'规则' if zh else 'rules'}: {rules.name}"]
     for row in data["rows"]:
-        lines.append(f"  {row['row']:<6}  {' '.join(row['cards']):<15}  {row['category']}")
-    lines.append(f"foul: {'YES - ' + data['foul_reason'] if data['foul'] else 'no'}")
-    lines.append(f"special: {data['special'] or '-'}")
+        label = pad(name(row["row"], lang), row_label_width(lang))
+        lines.append(f"  {label}  {' '.join(row['cards']):<15}  {name(row['category'], lang)}")
+    if data["foul"]:
+        lines += _foul_lines(data["foul_reason"], data["foul_reason_zh"], lang, "")
+    else:
+        lines.append("倒水: 否" if zh else "foul: no")
+    special = name(data["special"], lang) if data["special"] else "-"
+    lines.append(f"{'特殊牌型' if zh else 'special'}: {special}")
     if data["missed_special"]:
-        lines.append(f"missed special: {data['missed_special']} (these 13 cards could have been laid as it)")
+        missed = name(data["missed_special"], lang)
+        lines.append(both(lang, f"missed special: {missed} (these 13 cards could have been laid as it)",
+                          f"漏报特殊牌型: {missed}（这13张牌可以摆成它）", "\n"))
     return "\n".join(lines)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.rules)
     data = check_json(args.rows, rules)
-    text = _check_text(data, rules)
+    text = _check_text(data, rules, args.lang)
     if getattr(args, "advise", False):
         from referee.solver import advise
 
@@ -102,32 +136,25 @@ def read_round(path: str) -> Round:
     return Round.from_json(data)
 
 
-def score_text(data: dict[str, Any]) -> str:
-    """The readable table of a settlement's JSON (also used by ``referee photo``)."""
-    lines = [f"rules: {data['rules']} ({data['mode']}" + (f", banker {data['banker']})" if data["banker"] else ")")]
-    for p in data["players"]:
-        flag = " FOUL" if p["foul"] else ""
-        flag += f" special={p['special']}" if p["special"] else ""
-        flag += f" (missed {p['missed_special']})" if p["missed_special"] else ""
-        lines.append(f"{p['name']:<12} {p['score']:>+5}{flag}")
-        for r in p["rows"]:
-            lines.append(f"    {r['row']:<6} {' '.join(r['cards']):<15} {r['category']}")
-    lines.append("pairs (points a gets from b):")
-    for q in data["pairs"]:
-        parts = [f"rows {q['rows'][0]:+d}/{q['rows'][1]:+d}/{q['rows'][2]:+d}"]
-        for part in bonus_parts(q):
-            label = {"scoop": f"scoop by {part.by}", "home_run": f"home run by {part.by}",
-                     "special": f"special {part.label} ({part.by})"}.get(part.kind, part.kind)
-            parts.append(f"{label} {part.points:+d}")
-        lines.append(f"  {q['a']} v {q['b']}: {q['points']:+d}  [{q['settled_by']}: {', '.join(parts)}]")
-    lines.append(f"total: {data['total']}")
-    return "\n".join(lines)
+def score_text(data: dict[str, Any], lang: Language = "both", rules: Ruleset | None = None) -> str:
+    """The readable table of a settlement's JSON (also used by ``referee photo``); with ``rules``,
+    fouls are explained card by card and the scoop carries the ruleset's own name."""
+    from referee.settlement_text import settlement_lines
+
+    return "\n".join(settlement_lines(data, lang, rules))
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.rules)
-    data = settle(read_round(args.round), rules).to_json()
-    _emit(args, data, score_text(data))
+    round_ = read_round(args.round)
+    if args.banker is not None:
+        round_ = Round(players=round_.players, banker=args.banker, adjustments=round_.adjustments,
+                       negotiated=round_.negotiated)
+    if rules.mode == "banker" and round_.banker is None:
+        raise InputError(f"ruleset {rules.name} is played against a banker: name one with \"banker\" in the "
+                         "round file, or --banker NAME")
+    data = settle(round_, rules).to_json()
+    _emit(args, settlement_with_chinese(data, rules), score_text(data, args.lang, rules))
     return 0
 
 
@@ -156,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("rows", help='"HEAD | MIDDLE | TAIL", e.g. "Ah Kd 2c | ... | ..."')
     _add_rules_option(check)
     check.add_argument("--json", action="store_true", help="print JSON")
+    add_lang_option(check)
     check.add_argument("--advise", action="store_true",
                        help="also show the solver's best arrangement and the expected points it gains")
     check.set_defaults(handler=cmd_check)
@@ -164,6 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("round", help="ROUND.json")
     _add_rules_option(score)
     score.add_argument("--json", action="store_true", help="print JSON")
+    score.add_argument("--banker", metavar="NAME", help="the banker in banker-mode rules (instead of the "
+                                                        "round file's \"banker\")")
+    add_lang_option(score)
     score.set_defaults(handler=cmd_score)
 
     rules = sub.add_parser("rules", help="list presets, print one, or validate a rules file")

@@ -34,6 +34,8 @@ FoulMode = Literal["rows", "fixed"]
 SpecialSettlement = Literal["alone", "bonus"]
 SpecialRanking = Literal["order", "points", "tier"]
 SpecialTies = Literal["push", "banker"]
+HomeRunMode = Literal["add", "multiply"]
+FoulPointsBy = Literal["opponent", "own"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,19 +69,29 @@ class ScoopRule:
     min_players: int
     allows_ties: bool
     no_bonus_with_special: bool
+    name: str = "打枪"  # what the preset calls a scoop (shown beside "scoop")
+    banker_name: str = ""  # banker mode: what a banker's scoop is called, when the preset names it apart
 
 
 @dataclass(frozen=True, kw_only=True)
 class HomeRunRule:
+    """``mode = "add"``: each opponent pays ``points`` more; ``"multiply"``: the winner's pair
+    results are multiplied by (players - 1), with at least 3 players (RULES.md "Conflicting texts")."""
+
     points: int
     min_players: int
+    mode: HomeRunMode = "add"
 
 
 @dataclass(frozen=True, kw_only=True)
 class FoulRule:
+    """``points_by`` (mode "rows"): the rows a fouled hand loses are paid at the ``"opponent"``'s
+    row points, or at the fouled hand's ``"own"`` row categories (RULES.md "Conflicting texts")."""
+
     mode: FoulMode
     points: int
     multiplier: int
+    points_by: FoulPointsBy = "opponent"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,8 +176,37 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     if base is not None:
         if base not in PRESET_NAMES:
             raise InputError(f"rules file {path}: base {base!r} is not a preset ({', '.join(PRESET_NAMES)})")
-        data = _merge(_preset_mapping(base), data)
+        preset = _preset_mapping(base)
+        merged = _merge(preset, data)
+        if "description" not in data:
+            merged["description"] = house_description(base, preset, merged)
+        data = merged
     return _from_mapping(data, f"rules file {path}")
+
+
+def house_description(base: str, preset: dict[str, Any], merged: dict[str, Any]) -> str:
+    """The description of house rules that do not write their own: the base's when nothing
+    changed, else which keys differ from it (a preset's description may no longer hold).
+
+    >>> preset = {"description": "scoop +3", "scoop": {"points": 3, "mode": "add"}}
+    >>> house_description("popular", preset, {"description": "scoop +3", "scoop": {"points": 4, "mode": "add"}})
+    'popular with house changes: scoop.points'
+    """
+    changed = [key for key in _changed_keys(preset, merged, "") if key not in ("name", "description", "source")]
+    if not changed:
+        return str(preset.get("description", base))
+    return f"{base} with house changes: {', '.join(changed)}"
+
+
+def _changed_keys(before: dict[str, Any], after: dict[str, Any], path: str) -> list[str]:
+    out = []
+    for key, value in after.items():
+        old = before.get(key)
+        if isinstance(value, dict) and isinstance(old, dict):
+            out += _changed_keys(old, value, f"{path}{key}.")
+        elif value != old:
+            out.append(f"{path}{key}")
+    return out
 
 
 def ruleset_text(name: str) -> str:

@@ -2,9 +2,13 @@
 
 Every pair's points are split into parts a player can check by hand::
 
-    points = sum(rows) + scoop_points + home_run_points + special_points + foul_points
+    points = sum(rows) + scoop_points + home_run_points + special_points + foul_points + negotiated_points
 
-and every amount is what player ``a`` receives from player ``b`` (negative: pays).
+and every amount is what player ``a`` receives from player ``b`` (negative: pays). A pair
+with a negotiated result (banker mode) is not compared: its points are the agreed ones.
+Adjustments (transfers entered by hand) come after every pair, each listed with its note.
+A player who holds a special is shown what the other choice would have scored
+(``rows_instead`` when the special is declared, ``special_instead`` when it is declined).
 """
 
 from __future__ import annotations
@@ -17,10 +21,10 @@ from typing import Any, Literal, NamedTuple
 from referee.cards import ROW_NAMES
 from referee.evaluate import category_of
 from referee.hand import HandReport, analyse
-from referee.round import PlayerHand, Round
+from referee.round import Adjustment, PlayerHand, Round
 from referee.ruleset import Ruleset
 
-SettledBy = Literal["rows", "foul", "special", "rows+special", "foul+special"]
+SettledBy = Literal["rows", "foul", "special", "rows+special", "foul+special", "negotiated"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,10 +41,16 @@ class PairResult:
     special_winner: str | None
     special_points: int
     foul_points: int
+    negotiated_points: int = 0  # a negotiated pair: what a gets from b as agreed (nothing else counts)
+
+    @property
+    def negotiated(self) -> bool:
+        return self.settled_by == "negotiated"
 
     @property
     def points(self) -> int:
-        return sum(self.rows) + self.scoop_points + self.home_run_points + self.special_points + self.foul_points
+        return (sum(self.rows) + self.scoop_points + self.home_run_points + self.special_points + self.foul_points
+                + self.negotiated_points)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,11 +67,13 @@ class PairResult:
             "special_winner": self.special_winner,
             "special_points": self.special_points,
             "foul_points": self.foul_points,
+            "negotiated": self.negotiated,
+            "negotiated_points": self.negotiated_points,
         }
 
 
 class BonusPart(NamedTuple):
-    """One term of a pair's points beyond the rows: ``kind`` is scoop, home_run, special or foul;
+    """One term of a pair's points beyond the rows: ``kind`` is scoop, home_run, special, foul or negotiated;
     ``label`` is the kind, or the special hand's key; ``by`` who earned it (None for a foul)."""
 
     kind: str
@@ -85,28 +97,45 @@ def bonus_parts(pair: Mapping[str, Any]) -> list[BonusPart]:
         parts.append(BonusPart("special", str(pair["special"]), pair["special_winner"], pair["special_points"]))
     if pair.get("foul_points"):
         parts.append(BonusPart("foul", "foul", None, pair["foul_points"]))
+    if pair.get("negotiated"):
+        parts.append(BonusPart("negotiated", "negotiated", None, int(pair.get("negotiated_points", 0))))
     return parts
 
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerResult:
+    """``report`` is what the hand shows (its special even when declined); ``instead`` the score
+    of the other choice for a hand holding a special (the rows when declared, and the reverse)."""
+
     name: str
     score: int
     report: HandReport
+    declares_special: bool = True
+    instead: int | None = None
+
+    @property
+    def special(self) -> str | None:
+        """The special scored (None when declined)."""
+        return self.report.special if self.declares_special else None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "name": self.name,
             "score": self.score,
             "foul": self.report.foul,
             "foul_reason": self.report.foul_reason,
-            "special": self.report.special,
+            "special": self.special,
             "missed_special": self.report.missed_special,
             "rows": [
                 {"row": r.row, "cards": [str(c) for c in r.cards], "category": r.category.label}
                 for r in self.report.rows
             ],
         }
+        if self.report.special is not None and not self.declares_special:
+            out["declined_special"] = self.report.special
+        if self.instead is not None:
+            out["rows_instead" if self.declares_special else "special_instead"] = self.instead
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,6 +145,7 @@ class Settlement:
     banker: str | None
     players: tuple[PlayerResult, ...]
     pairs: tuple[PairResult, ...]
+    adjustments: tuple[Adjustment, ...] = ()
 
     @property
     def total(self) -> int:
@@ -131,6 +161,7 @@ class Settlement:
             "banker": self.banker,
             "players": [p.to_json() for p in self.players],
             "pairs": [p.to_json() for p in self.pairs],
+            "adjustments": [a.to_json() for a in self.adjustments],
             "total": self.total,
         }
 
@@ -147,32 +178,61 @@ def settle(round_: Round, rules: Ruleset) -> Settlement:
     round_.checked_for(rules)
     banker = round_.banker if rules.mode == "banker" else None
     reports = {p.name: analyse(p.rows, rules) for p in round_.players}
-    pairs = settle_pairs([(p, reports[p.name]) for p in round_.players], rules, banker)
-    names = [p.name for p in round_.players]
-    scores = dict.fromkeys(names, 0)
+    declares = {p.name: p.declares_special for p in round_.players}
+    pairs, scores = _scores(round_, rules, reports, declares, banker)
+    negotiated = round_.negotiated_points
+    instead: dict[str, int] = {}
+    for name, report in reports.items():
+        if report.special is not None and name not in negotiated:  # the other choice, all else equal
+            _, other = _scores(round_, rules, reports, declares | {name: not declares[name]}, banker)
+            instead[name] = other[name]
+    players = tuple(PlayerResult(name=n, score=scores[n], report=reports[n], declares_special=declares[n],
+                                 instead=instead.get(n)) for n in reports)
+    return Settlement(rules=rules.name, mode=rules.mode, banker=banker, players=players, pairs=tuple(pairs),
+                      adjustments=round_.adjustments)
+
+
+def _scores(round_: Round, rules: Ruleset, reports: Mapping[str, HandReport], declares: Mapping[str, bool],
+            banker: str | None) -> tuple[list[PairResult], dict[str, int]]:
+    """The pairs and every player's score, a declined special played as the rows."""
+    played = [(p, reports[p.name] if declares[p.name] else replace(reports[p.name], special=None))
+              for p in round_.players]
+    pairs = settle_pairs(played, rules, banker, round_.negotiated_points)
+    scores = {p.name: 0 for p in round_.players}
     for pair in pairs:
         scores[pair.a] += pair.points
         scores[pair.b] -= pair.points
-    players = tuple(PlayerResult(name=n, score=scores[n], report=reports[n]) for n in names)
-    return Settlement(rules=rules.name, mode=rules.mode, banker=banker, players=players, pairs=tuple(pairs))
+    for adjustment in round_.adjustments:
+        scores[adjustment.source] -= adjustment.points
+        scores[adjustment.target] += adjustment.points
+    return pairs, scores
 
 
 def settle_pairs(hands: Sequence[tuple[PlayerHand, HandReport]], rules: Ruleset,
-                 banker: str | None) -> list[PairResult]:
-    """Every pair's result for players already analysed (``banker`` only in banker mode).
+                 banker: str | None, negotiated: Mapping[str, int] | None = None) -> list[PairResult]:
+    """Every pair's result for players already analysed (``banker`` only in banker mode;
+    ``negotiated``: player -> points the player receives from the banker, that pair not compared).
 
     This is the settlement itself; :func:`settle` adds the analysis and the totals, and
     the solver calls it directly on reports it has computed faster.
     """
+    agreed = negotiated or {}
     sides = {p.name: _Side(p, report, p.name == banker) for p, report in hands}
     names = [p.name for p, _ in hands]
     if banker is not None:
         matchups = [(banker, n) for n in names if n != banker]
     else:
         matchups = list(combinations(names, 2))
-    special_at_table = any(report.special is not None for _, report in hands)
-    pairs = [_settle_pair(sides[a], sides[b], rules, len(names), special_at_table) for a, b in matchups]
+    special_at_table = any(report.special is not None for p, report in hands if p.name not in agreed)
+    pairs = [_negotiated_pair(a, b, agreed[b]) if b in agreed else
+             _settle_pair(sides[a], sides[b], rules, len(names), special_at_table) for a, b in matchups]
     return _apply_home_run(pairs, names, rules)
+
+
+def _negotiated_pair(banker: str, player: str, to_player: int) -> PairResult:
+    return PairResult(a=banker, b=player, settled_by="negotiated", rows=(0, 0, 0), scoop=None, scoop_points=0,
+                      home_run=None, home_run_points=0, special=None, special_winner=None, special_points=0,
+                      foul_points=0, negotiated_points=-to_player)
 
 
 def _special_payment(a: _Side, b: _Side, rules: Ruleset) -> tuple[str | None, str | None, int]:
@@ -215,10 +275,11 @@ def _row_comparison(a: _Side, b: _Side, rules: Ruleset) -> tuple[list[int], int,
     return rows, wins_a, wins_b
 
 
-def _forfeit_rows(winner: _Side, rules: Ruleset) -> list[int]:
-    """What a fouled hand loses: every row at the winner's row points."""
+def _forfeit_rows(priced_by: _Side, rules: Ruleset) -> list[int]:
+    """What a fouled hand loses: every row at ``priced_by``'s row points (the winner's, or
+    the fouled hand's own with ``foul.points_by = "own"``)."""
     return [
-        rules.row_points.of(row, category_of(winner.report.values[i])) * rules.row_multiplier.of(row)
+        rules.row_points.of(row, category_of(priced_by.report.values[i])) * rules.row_multiplier.of(row)
         for i, row in enumerate(ROW_NAMES)
     ]
 
@@ -240,11 +301,12 @@ def _settle_pair(a: _Side, b: _Side, rules: Ruleset, players: int, special_at_ta
     if fa or fb:
         settled_by: SettledBy = "foul"
         if not (fa and fb):
-            winner, sign = (b, -1) if fa else (a, 1)
+            winner, fouled, sign = (b, a, -1) if fa else (a, b, 1)
             if rules.foul.mode == "fixed":
                 foul_points = sign * rules.foul.points * rules.foul.multiplier
             else:
-                rows = [sign * p for p in _forfeit_rows(winner, rules)]
+                priced_by = fouled if rules.foul.points_by == "own" else winner
+                rows = [sign * p for p in _forfeit_rows(priced_by, rules)]
                 foul_points = sum(rows) * (rules.foul.multiplier - 1)
     else:
         settled_by = "rows"
@@ -277,8 +339,13 @@ def _scoop_bonus(row_total: int, rules: Ruleset, players: int, special_at_table:
 
 
 def _apply_home_run(pairs: list[PairResult], names: list[str], rules: Ruleset) -> list[PairResult]:
-    """全垒打: a player who scoops every opponent gets ``home_run.points`` more from each."""
-    if rules.mode != "pairwise" or rules.home_run.points == 0 or len(names) < rules.home_run.min_players:
+    """全垒打: a player who scoops every opponent gets ``home_run.points`` more from each
+    (``mode = "add"``), or that player's pair results x (players - 1), 3+ players (``"multiply"``)."""
+    home_run = rules.home_run
+    if rules.mode != "pairwise" or len(names) < home_run.min_players:
+        return pairs
+    disabled = home_run.points == 0 if home_run.mode == "add" else len(names) < 3
+    if disabled:
         return pairs
     for name in names:
         own = [p for p in pairs if name in (p.a, p.b)]
@@ -287,7 +354,10 @@ def _apply_home_run(pairs: list[PairResult], names: list[str], rules: Ruleset) -
         updated = []
         for p in pairs:
             if p in own:
-                bonus = rules.home_run.points if p.a == name else -rules.home_run.points
+                if home_run.mode == "multiply":
+                    bonus = p.points * (len(names) - 2)  # the pair's points become x (players - 1)
+                else:
+                    bonus = home_run.points if p.a == name else -home_run.points
                 p = replace(p, home_run=name, home_run_points=bonus)
             updated.append(p)
         pairs = updated

@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.ruleset import PRESET_NAMES
 from referee.solver import DEFAULT_CANDIDATES, DEFAULT_PLAYERS, DEFAULT_SAMPLES, DEFAULT_TOP, SolveResult, solve
+from referee.words import LANGUAGES, Language, both, chinese, name
 
 
 def register(subparsers: Any) -> None:
@@ -33,6 +34,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES,
                         help=f"most arrangements the Monte Carlo compares (default: {DEFAULT_CANDIDATES})")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--lang", choices=LANGUAGES, default="both",
+                        help="names in the readable output: zh (中文), en, or both (default)")
     parser.set_defaults(handler=cmd_solve)
 
 
@@ -40,29 +43,59 @@ def cmd_solve(args: argparse.Namespace) -> int:
     result = solve(args.cards, args.rules, objective=args.objective, top=args.top, seed=args.seed,
                    samples=args.samples, players=args.players, banker=args.banker, candidates=args.candidates)
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(solve_json(result), ensure_ascii=False, indent=2))
     else:
-        print(solve_text(result))
+        print(solve_text(result, args.lang))
     return 0
 
 
-def solve_text(result: SolveResult) -> str:
-    lines = [f"rules: {result.rules}   cards: {' '.join(str(c) for c in result.cards)}",
-             f"legal arrangements: {result.valid_arrangements} of 72072 "
-             f"({result.front_size} non-dominated)",
-             f"special: {result.special or '-'}"]
+def recommended(result: SolveResult) -> int | None:
+    """Index in ``result.best`` of the arrangement to play: the highest value listed (the first
+    of equals); by expected points that is the first, as the list is in that order."""
+    if not result.best:
+        return None
+    return max(range(len(result.best)), key=lambda i: (result.best[i].value, -i))
+
+
+def solve_json(result: SolveResult) -> dict[str, Any]:
+    """``result.to_json()`` with ``recommended`` (an index into ``best``) and the Chinese names."""
+    data = result.to_json()
+    data["recommended"] = recommended(result)
+    data["special_zh"] = None if result.special is None else chinese(result.special)
+    for entry in data["best"]:
+        entry["categories_zh"] = [chinese(c) for c in entry["categories"]]
+    return data
+
+
+def solve_text(result: SolveResult, lang: Language = "both") -> str:
+    zh = lang == "zh"
+    cards = " ".join(str(c) for c in result.cards)
+    lines = [f"规则: {result.rules}   牌: {cards}" if zh else f"rules: {result.rules}   cards: {cards}",
+             both(lang, f"legal arrangements: {result.valid_arrangements} of 72072 ({result.front_size} "
+                        "non-dominated)",
+                  f"合法摆法: 72072 种中 {result.valid_arrangements} 种（{result.front_size} 种不被压制）", "\n"),
+             f"{'特殊牌型' if zh else 'special'}: {name(result.special, lang) if result.special else '-'}"]
     if result.special_arrangement is not None:
-        lines.append(f"  laid as {result.special_arrangement.text()}")
+        lines.append(f"  {'摆法' if zh else 'laid as'} {result.special_arrangement.text()}")
     if result.objective == "expected":
-        lines.append(f"best by expected points ({result.samples} deals, {result.players} players, "
-                     f"seed {result.seed}):")
+        lines.append(both(lang, f"listed by expected points against random hands, highest first ({result.samples} "
+                                f"deals, {result.players} players, seed {result.seed}):",
+                          f"按期望得分从高到低（{result.samples} 局，{result.players} 人，"
+                          f"种子 {result.seed}）：", "\n"))
     else:
-        lines.append("best by strength (non-dominated, strongest tail first; value = expected rows won):")
-    for i, arrangement in enumerate(result.best, 1):
+        lines.append(both(lang, "non-dominated arrangements, listed strongest tail first (not by value); value = "
+                                "expected rows won against random hands:",
+                          "不被压制的摆法，按尾道从强到弱排列（不按分值）；分值 = 对随机牌的期望胜道数：", "\n"))
+    pick = recommended(result)
+    for i, arrangement in enumerate(result.best):
         value = f"{arrangement.value:+.3f}"
         if arrangement.stderr is not None:
             value += f" ± {arrangement.stderr:.3f}"
-        lines.append(f"{i:>3}. {arrangement.text():<40} {value:>16}  {' / '.join(arrangement.categories)}")
+        mark = ""
+        if i == pick:
+            mark = "  ← 推荐" if zh else "  ← recommended" if lang == "en" else "  ← recommended 推荐"
+        categories = " / ".join(name(c, lang) for c in arrangement.categories)
+        lines.append(f"{i + 1:>3}. {arrangement.text():<40} {value:>16}  {categories}{mark}")
     if not result.best:
-        lines.append("  (every arrangement fouls under these rules)")
+        lines.append("  （这些规则下每种摆法都倒水）" if zh else "  (every arrangement fouls under these rules)")
     return "\n".join(lines)

@@ -76,7 +76,8 @@ def test_check_page_foul_reason_and_language(app: AppTest) -> None:
     app.text_input(key="check_text").input("Ah Ad 2c | Kh Kd 3c 4s 5s | 9s 9h 9d 7c 8c").run()
     assert not app.exception
     errors = texts(app, "error")
-    assert any("head AA-2 beats middle KK-5-4-3: the head may not beat the middle" in e for e in errors)
+    assert any("head (pair AA) beats middle (pair KK): A-A-2 against K-K-5-4-3, the A over the K; a head may not "
+               "beat the middle" in e for e in errors)
     assert "三条" not in page_text(app) and "three of a kind" in page_text(app)
 
 

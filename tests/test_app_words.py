@@ -66,7 +66,7 @@ def test_chinese_only_pages_have_no_english_headings(app: AppTest) -> None:
     app.switch_page("app_pages/check.py").run()
     assert "查牌" in headings(app) and "求解器" in headings(app)
     app.text_input(key="check_text").input("Ah Ad 2c | Kh Kd 3c 4s 5s | 9s 9h 9d 7c 8c").run()
-    assert any("头道 AA-2 大于中道 KK-5-4-3" in str(e.value) for e in app.error)
+    assert any("头道（一对 AA）大于中道（一对 KK）" in str(e.value) for e in app.error)
 
 
 def test_the_solver_names_its_recommendation_and_each_value(app: AppTest) -> None:

@@ -32,8 +32,11 @@ def test_check_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["check", GOOD, "--json"], capsys)
     assert code == 0
     data = json.loads(out)
-    assert list(data) == ["foul", "foul_reason", "special", "missed_special", "rows"]
-    assert data["rows"][2] == {"row": "tail", "cards": ["Js", "Jh", "Jd", "4c", "4d"], "category": "full_house"}
+    # the keys as before, then the Chinese names beside them (issue 21)
+    assert list(data) == ["foul", "foul_reason", "special", "missed_special", "rows", "special_zh",
+                          "missed_special_zh"]
+    assert data["rows"][2] == {"row": "tail", "cards": ["Js", "Jh", "Jd", "4c", "4d"], "category": "full_house",
+                               "row_zh": "尾道", "category_zh": "葫芦"}
 
 
 def test_check_readable(capsys: pytest.CaptureFixture[str]) -> None:

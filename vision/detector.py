@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import ast
+import json
 import os
 import time
 from functools import cache
@@ -38,6 +39,7 @@ from .types import Box, CardDetection, Detections
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DET_MODEL = "index_det.onnx"
 CLS_MODEL = "index_cls.onnx"
+CALIBRATION = "reader_calibration.json"  # optional: the readers' temperature, fitted on real photos (vision.calibrate)
 SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the indices the first is unsure of
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
@@ -57,6 +59,34 @@ def _session(path: Path, threads: int) -> Any:
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def reader_temperature(models: Path) -> float:
+    """The temperature the readers' probabilities are sharpened or softened by (1.0: none), from
+    ``models/reader_calibration.json`` (written by ``python -m vision.calibrate``)."""
+    path = models / CALIBRATION
+    if not path.exists():
+        return 1.0
+    t = float(json.loads(path.read_text())["temperature"])
+    if not 0.05 <= t <= 20:
+        raise ValueError(f"{path}: temperature {t} is not a calibration")
+    return t
+
+
+def tempered(probs: F32, temperature: float) -> F32:
+    """Probabilities (..., classes) raised to 1 / ``temperature`` and normalised again: the softmax of the
+    logits divided by the temperature (log-probabilities are the logits up to a constant).
+
+    >>> p = np.array([[0.9, 0.1]], np.float32)
+    >>> [round(float(v), 3) for v in tempered(p, 2.0)[0]]
+    [0.75, 0.25]
+    """
+    if temperature == 1.0:
+        return probs
+    logp = np.log(np.maximum(probs, 1e-12)) / temperature
+    logp -= logp.max(axis=-1, keepdims=True)
+    e = np.exp(logp)
+    return np.asarray(e / e.sum(axis=-1, keepdims=True), np.float32)
 
 
 def _names(session: Any) -> list[str]:
@@ -86,6 +116,7 @@ class CardDetector:
         if self.second is not None and _names(self.second) != self.names:
             raise ValueError(f"{models / SECOND_READER} reads other classes than {models / CLS_MODEL}")
         self.bg = self.names.index(BG_CLASS) if BG_CLASS in self.names else -1
+        self.temperature = reader_temperature(models)
         self.det_conf = det_conf
         self.cls_conf = cls_conf
         self.weak_conf = 0.15       # weaker reads are kept for the deck's elimination (vision.join.by_elimination)
@@ -189,9 +220,10 @@ class CardDetector:
         return np.concatenate(out_b).astype(np.float32), np.concatenate(out_s).astype(np.float32)
 
     # ------------------------------------------------------------------ stage 2
-    def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:
-        if len(boxes) == 0:
-            return []
+    def read_boxes(self, image: npt.NDArray[np.uint8], boxes: F32) -> F32:
+        """The readers' probabilities (n, 4 quarter turns, classes) of the index in each box, calibrated:
+        the mean over the test-time crops, the second reader's opinion where the first is unsure, then the
+        temperature (``reader_temperature``)."""
         crops: list[npt.NDArray[np.uint8]] = []
         for b in boxes:
             for jit in self.tta:
@@ -206,6 +238,12 @@ class CardDetector:
                 per_box = len(self.tta) * 4
                 rows = (unsure[:, None] * per_box + np.arange(per_box)[None, :]).ravel()
                 probs[unsure] = (probs[unsure] + self._read(self.second, x[rows], len(unsure))) / 2
+        return tempered(probs, self.temperature)
+
+    def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:
+        if len(boxes) == 0:
+            return []
+        probs = self.read_boxes(image, boxes)
         hits: list[IndexHit] = []
         for b, s, p in zip(boxes, scores, probs, strict=True):
             cards = p.copy()

@@ -224,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cls-conf", type=float, default=None, help="override the stage-2 probability threshold")
     ap.add_argument("--work-side", type=int, default=None, help="override the stage-1 working resolution")
     ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--real", type=Path, action="append", default=[], metavar="DIR",
+                    help="also measure on this folder of real labelled photos (vision.evaluate_real; repeatable)")
+    ap.add_argument("--real-split", choices=("train", "val", "test"), default=None,
+                    help="with --real: one capture-time split (cardcounter)")
     ap.add_argument("--no-latency", action="store_true")
     ap.add_argument("--json", type=Path, help="also write the numbers here")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every mistake")
@@ -257,6 +261,12 @@ def main(argv: list[str] | None = None) -> int:
                   + f"{real['detections_outside_cards']} detections outside labelled cards")
         else:
             print(f"real photos: {EDJE} not found, skipped")
+    for folder in args.real:
+        from .evaluate_real import evaluate_dir, print_report
+
+        r = evaluate_dir(detector, folder, args.real_split)
+        print_report(r)
+        report.setdefault("real", {})[r.name] = r.summary()
     if not args.no_latency:
         lat = latency(detector)
         report["latency_ms_12mp"] = lat

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from referee.ruleset import PRESET_NAMES, load_ruleset
+from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset
+from referee.words import Language
 from vision.types import MIN_CONFIDENCE
 
 
@@ -21,10 +22,13 @@ def register(sub: Any) -> None:
                        help=f"cards read less surely than this are problems (default {MIN_CONFIDENCE})")
     photo.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
     photo.add_argument("--json", action="store_true", help="print JSON")
+    from referee.cli import add_lang_option
+
+    add_lang_option(photo)
     photo.set_defaults(handler=cmd_photo)
 
 
-def _text(data: dict[str, Any]) -> str:
+def _text(data: dict[str, Any], lang: Language = "both", rules: Ruleset | None = None) -> str:
     lines = []
     for seat in data["seats"]:
         if seat["head"] is not None:
@@ -39,7 +43,7 @@ def _text(data: dict[str, Any]) -> str:
     else:
         from referee.cli import score_text
 
-        lines.append(score_text(data["round"]))
+        lines.append(score_text(data["round"], lang, rules))
     return "\n".join(lines)
 
 
@@ -53,5 +57,5 @@ def cmd_photo(args: argparse.Namespace) -> int:
         from vision.annotate import draw, write_image
 
         write_image(args.annotate, draw(reading))
-    print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else _text(data))
+    print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else _text(data, args.lang, rules))
     return 0

@@ -362,10 +362,11 @@ def _motion_blur(x: Any, gen: Any, share: float) -> Any:
 
 
 def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_min: float = 0.35,
-             motion_p: float = 0.0) -> Any:
-    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``), blur (a share
-    ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and back), motion blur (a share
-    ``motion_p``), colour, noise."""
+             motion_p: float = 0.0, stretch_p: float = 0.0) -> Any:
+    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``; a share
+    ``stretch_p`` also stretched along one axis by up to 1.8 x, as a webcam's 16:9 frame stored square
+    stretches it), blur (a share ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and
+    back), motion blur (a share ``motion_p``), colour, noise."""
     import torch
     import torch.nn.functional as F
 
@@ -375,6 +376,10 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
     tx, ty = ((torch.rand(2, n, generator=gen) - 0.5) * 0.16)
     cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
     theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
+    if stretch_p > 0:  # aspect 1/1.8..1.8 (log-uniform) on a share of the batch: x or y squeezed
+        aspect = torch.exp((torch.rand(n, generator=gen) * 2 - 1) * math.log(1.8))
+        aspect = torch.where(torch.rand(n, generator=gen) < stretch_p, aspect, torch.ones(n))
+        theta = theta * torch.stack([aspect.sqrt(), 1 / aspect.sqrt()], 1)[:, :, None]
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     blur = torch.rand(n, generator=gen) < blur_p
@@ -400,8 +405,14 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
 def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, resume: bool,
                      batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
                      blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
-                     motion_p: float = 0.0) -> Path:
+                     motion_p: float = 0.0, stretch_p: float = 0.0, freeze_bn: bool = False,
+                     val_more: list[Path] | None = None) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
+
+    ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
+    that starts from weights recovered from an ONNX export (``vision.recover``, batch norms folded in)
+    starts exactly where that model is. ``val_more``: further validation crop folders (their ``val``
+    split); the best epoch is the one with the highest mean of the validation sets' top-1.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
     ~10 s per batch of 128 at 64 px while the model's forward+backward took 0.5 s.
@@ -420,8 +431,9 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
         return best
     t_load = time.time()
     xtr, ytr = _load_crops([crops / "train"] + [m / "train" for m in more or []], names)
-    xva, yva = _load_crops([crops / "val"], names)
-    log(f"cls: {len(xtr)} train / {len(xva)} val crops, {len(names)} classes, loaded in {time.time() - t_load:.0f}s")
+    vals = [_load_crops([root / "val"], names) for root in [crops, *(val_more or [])]]
+    log(f"cls: {len(xtr)} train / {' + '.join(str(len(v[0])) for v in vals)} val crops, {len(names)} classes, "
+        f"loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
     model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -442,6 +454,10 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     while state["epoch"] < total_epochs:
         t0 = time.time()
         model.train()
+        if freeze_bn:
+            for mod in model.modules():
+                if isinstance(mod, torch.nn.BatchNorm2d):
+                    mod.eval()
         perm = torch.randperm(len(xtr), generator=gen)
         seen = correct = 0
         loss_sum = 0.0
@@ -450,7 +466,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             for g in opt.param_groups:  # linear warm-up over 3% then cosine
                 g["lr"] = lr * min(1.0, done / 0.03 + 0.02) * (0.5 * (1 + math.cos(math.pi * min(done, 1.0))) + 0.02)
             idx = perm[step * batch:(step + 1) * batch]
-            x = _augment(xtr[idx].float() / 255.0, gen, max_deg, blur_p, blur_min, motion_p)
+            x = _augment(xtr[idx].float() / 255.0, gen, max_deg, blur_p, blur_min, motion_p, stretch_p)
             y = ytr[idx]
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
@@ -467,14 +483,18 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                       end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         model.eval()
+        tops = []
         with torch.no_grad():
-            pred = torch.cat([model(xva[i:i + 512].float() / 255.0)[0].argmax(1) for i in range(0, len(xva), 512)])
-        acc = float((pred == yva).float().mean())
+            for xva, yva in vals:
+                pred = torch.cat([model(xva[i:i + 512].float() / 255.0)[0].argmax(1) for i in range(0, len(xva), 512)])
+                tops.append(float((pred == yva).float().mean()))
+        acc = sum(tops) / len(tops)
         state["epoch"] += 1
         state["elapsed"] += time.time() - t0
         state["history"].append({"epoch": state["epoch"], "train_loss": loss_sum / seen, "val_top1": acc,
-                                 "minutes": state["elapsed"] / 60})
-        log(f"cls: epoch {state['epoch']}: val top1 {acc:.4f} ({state['elapsed'] / 60:.1f} min)")
+                                 "val_top1_each": tops, "minutes": state["elapsed"] / 60})
+        log(f"cls: epoch {state['epoch']}: val top1 {acc:.4f} ({' / '.join(f'{t:.4f}' for t in tops)}; "
+            f"{state['elapsed'] / 60:.1f} min)")
         if acc > state["best"]:
             state["best"] = acc
             torch.save({"model": model.state_dict(), "names": names, "state": state}, best)
@@ -587,6 +607,10 @@ class ClsPhase:
     motion_p: float = 0.0  # share of each batch streaked by motion blur
     v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
     exports_as: str = "index_cls.onnx"  # or "index_cls2.onnx": the second reader (vision.detector)
+    real: bool = False     # also crops of real photos (vision.realcrops: cardcounter's train split; its val
+    #                        split joins the validation crops and chooses the best epoch)
+    stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
+    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: vision.recover)
 
 
 DET_PHASES = {
@@ -646,6 +670,13 @@ CLS_PHASES = {
     "cls12": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts2", "font_scenes2"),
                       more_fonts=(FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),), motion_p=0.25),
+    # cls9 (the shipped reader; models/index_cls.pt when its run is not here) continued on crops of REAL photos
+    # (cardcounter's train split, 12 crops per index) beside 300 train-family scenes and 250 new font-deck
+    # scenes, a share stretched as webcam frames stored square are; the best epoch by the mean of the
+    # synthetic and the real validation top-1 (the real photos' misreads were suits: clubs read as spades)
+    "cls13": ClsPhase("crops_r", "real_scenes", 900, 1e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      stretch_p=0.5, freeze_bn=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -658,6 +689,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls10": (0.8, 4),
     "cls11": (0.75, 4),
     "cls12": (0.85, 3),
+    "cls13": (1.0, 4),
 }
 SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
 
@@ -747,6 +779,24 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
     export(best, "det", DET_EXPORT, args.models)
 
 
+CLS_MODEL_STEM = "index_cls"
+
+
+def ensure_real_crops(out: Path, seed: int) -> Path:
+    """Reader crops of the real photos (``vision.realcrops``): cardcounter's train split for training,
+    its val split (one crop per index) for choosing the epoch."""
+    from .realcrops import build_real_crops
+    from .realsets import cardcounter
+
+    for split, variants in (("train", 12), ("val", 1)):
+        done = out / f".done_{split}"
+        if not done.exists():
+            n = build_real_crops(cardcounter(split), out, split, variants, seed=seed)
+            done.write_text(str(n))
+        log(f"{out.name}/{split}: {done.read_text()} crops of real photos")
+    return out
+
+
 def _add_crops(more: list[Path], scenes: Path, out: Path, seed: int, n: int, note: str = "",
                ranks: str | None = None) -> None:
     """Crops of the first ``n`` scenes of another scene set into ``out``, a folder the phase also trains on."""
@@ -771,11 +821,19 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
             _add_crops(more, font_scenes, work / fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
+    val_more: list[Path] = []
+    if phase.real:
+        val_more.append(ensure_real_crops(work / "crops_real", 0))
+        more.append(work / "crops_real")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
+    if init is not None and not init.exists() and (MODELS / f"{CLS_MODEL_STEM}.pt").exists():
+        init = MODELS / f"{CLS_MODEL_STEM}.pt"  # the shipped reader's weights (vision.recover), committed
+        log(f"{name}: {phase.init} is not trained here: starting from {init}")
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
-                            blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p)
+                            blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p,
+                            stretch_p=phase.stretch_p, freeze_bn=phase.freeze_bn, val_more=val_more)
     export_classifier(best, args.models, phase.exports_as)
 
 
@@ -855,6 +913,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="scenes of new procedural font decks for cls11 (<work>/scenes_fonts3, another seed)")
     ap.add_argument("--v2-scenes", type=int, default=3000,
                     help="train-family scenes framed as the generator frames tables now (det7, cls10)")
+    ap.add_argument("--real-scenes", type=int, default=300,
+                    help="train-family scenes whose crops cls13 trains on beside the real photos' crops")
+    ap.add_argument("--font-scenes-r", type=int, default=250,
+                    help="scenes of new procedural font decks for cls13 (<work>/scenes_fonts_r, another seed)")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it

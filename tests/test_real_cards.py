@@ -1,0 +1,150 @@
+"""Real photos: the capture-time split, the reader on committed real crops of the held-out split, and the
+calibration the runtime applies."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector import CALIBRATION, MODELS, CardDetector, reader_temperature, tempered
+from vision.evaluate_real import SourceReport, score_photo
+from vision.tiles import CROP_MARGIN, CROP_SIZE
+from vision.realsets import CARDCOUNTER, LabelledIndex, RealPhoto, cardcounter, parse_class, split_of
+from vision.types import MIN_CONFIDENCE, CardDetection
+
+from referee.cards import Card
+
+REAL = Path(__file__).parent / "fixtures" / "real"
+# the box whose reader crop (CROP_MARGIN x its side, CROP_SIZE px) is a stored 64 px crop itself
+_HALF = CROP_SIZE / (2 * CROP_MARGIN)
+WHOLE_CROP = np.array([[CROP_SIZE / 2 - _HALF] * 2 + [CROP_SIZE / 2 + _HALF] * 2], np.float32)
+needs_model = pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed")
+needs_cardcounter = pytest.mark.skipif(not (CARDCOUNTER / "images").is_dir(),
+                                       reason="shared/realcards/cardcounter is not beside the checkout")
+
+
+# ------------------------------------------------------------------ the split
+
+@needs_cardcounter
+def test_split_by_capture_time_keeps_blocks_apart() -> None:
+    photos = cardcounter()
+    splits = {p.path.stem: split_of(p.path.stem) for p in photos}
+    assert {s: list(splits.values()).count(s) for s in ("train", "val", "test")} == {"train": 56, "val": 13,
+                                                                                     "test": 17}
+    # photos taken within 5 minutes of each other are in one split (near duplicates never straddle)
+    def minute(stem: str) -> int:
+        day, hh, mm = int(stem[10:12]), int(stem[13:15]), int(stem[16:18])
+        return day * 1440 + hh * 60 + mm
+    stems = sorted(splits, key=minute)
+    for a, b in zip(stems, stems[1:], strict=False):
+        if minute(b) - minute(a) < 5:
+            assert splits[a] == splits[b], (a, b)
+    assert sum(len(p.indices) for p in photos) == 1064 - 0  # every labelled card index (backs, jokers left out)
+
+
+def test_class_names_and_unknown_stems() -> None:
+    assert [parse_class(n) for n in ("10C", "AS", "9h", "BLACK JOKER")] == ["Tc", "As", "9h", None]
+    with pytest.raises(ValueError, match="capture time"):
+        split_of("IMG_2383")
+
+
+def test_scoring_a_photo_counts_right_wrong_and_missed() -> None:
+    photo = RealPhoto(Path("x.jpg"), (LabelledIndex("Ac", (0, 0, 10, 20)), LabelledIndex("Kd", (50, 0, 60, 20)),
+                                      LabelledIndex("7s", (100, 0, 110, 20))))
+
+    def read(card: str, x: float, conf: float) -> CardDetection:
+        return CardDetection(card=Card.parse(card), confidence=conf, box=(x, 0, x + 10, 20),
+                             index_boxes=((x, 0, x + 10, 20),))
+
+    report = SourceReport("t")
+    score_photo(report, photo, (read("Ac", 0, 0.99), read("Ks", 50, 0.9), read("2h", 200, 0.5)),
+                [(0, 0, 10, 20), (50, 0, 60, 20), (200, 0, 210, 20)])
+    s = report.summary()
+    assert (s["cards"], s["recall"], s["wrong_reads"], s["unlabelled_reads"]) == (3, 1 / 3, 1, 1)
+    assert (s["confident_reads"], s["confident_wrong"]) == (2, 1)
+    assert s["indices_located_by_stage1"] == 2   # 7s was not located at all
+    assert {m.truth: m.read for m in report.misses} == {"Kd": "Ks", "7s": None}
+
+
+# ------------------------------------------------------------------ calibration in the runtime
+
+def test_temperature_softens_and_keeps_the_order() -> None:
+    p = np.array([[0.9, 0.08, 0.02]], np.float32)
+    soft = tempered(p, 2.0)
+    assert soft[0].argmax() == 0 and soft[0, 0] < 0.9 and abs(float(soft.sum()) - 1) < 1e-6
+    assert np.array_equal(tempered(p, 1.0), p)
+
+
+def test_shipped_calibration_is_what_the_runtime_uses() -> None:
+    path = MODELS / CALIBRATION
+    if not path.exists():
+        assert reader_temperature(MODELS) == 1.0
+        return
+    spec = json.loads(path.read_text())
+    assert reader_temperature(MODELS) == pytest.approx(spec["temperature"])
+    assert "cardcounter val" in spec["fitted_on"]   # fitted on the real validation split, never the test split
+
+
+@needs_model
+def test_an_overconfident_reading_falls_below_the_floor_when_calibrated(tmp_path: Path) -> None:
+    """The runtime path (``CardDetector.read_boxes``) applies the temperature of ``reader_calibration.json``:
+    a crop the uncalibrated reader reads at >= 0.85 reads below the floor under a softening temperature."""
+    for f in ("index_det.onnx", "index_cls.onnx", "index_cls2.onnx"):
+        if (MODELS / f).exists():
+            shutil.copy(MODELS / f, tmp_path / f)
+    image = cv2.imread(str(REAL / "crops" / "overconfident.png"))
+    assert image is not None
+    box = WHOLE_CROP
+    (tmp_path / CALIBRATION).write_text(json.dumps({"temperature": 1.0}))
+    plain = CardDetector(tmp_path).read_boxes(image, box)
+    (tmp_path / CALIBRATION).write_text(json.dumps({"temperature": 3.0}))
+    calibrated = CardDetector(tmp_path).read_boxes(image, box)
+    bg = CardDetector(tmp_path).names.index("zz_bg")
+    best = lambda p: float(np.delete(p, bg, axis=-1).max())
+    assert best(plain) >= MIN_CONFIDENCE > best(calibrated)
+    assert np.unravel_index(plain.argmax(), plain.shape) == np.unravel_index(calibrated.argmax(), calibrated.shape)
+
+
+# ------------------------------------------------------------------ committed real crops (held-out split)
+
+def _crops() -> list[tuple[str, Path]]:
+    return [(p.stem.split("_")[0], p) for p in sorted((REAL / "crops").glob("*_*.png"))]
+
+
+@needs_model
+@pytest.mark.parametrize(("card", "path"), _crops(), ids=[p.stem for _, p in _crops()])
+def test_real_held_out_crop_reads_right(card: str, path: Path) -> None:
+    """Index crops (upright, 64 px around the labelled box) of cardcounter's TEST split, never trained on:
+    the clubs the shipped reader used to read as spades among them."""
+    image = cv2.imread(str(path))
+    assert image is not None
+    det = CardDetector()
+    probs = det.read_boxes(image, WHOLE_CROP)[0]
+    probs[:, det.names.index("zz_bg")] = 0
+    k, c = np.unravel_index(int(probs.argmax()), probs.shape)
+    assert det.names[c] == card
+    assert k == 0   # the upright turn
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ultralytics") is None, reason="needs the train extra (make test)")
+@pytest.mark.slow
+def test_committed_weights_are_the_shipped_reader() -> None:
+    """``models/index_cls.pt`` (where a next training phase starts) computes what ``index_cls.onnx`` does."""
+    import torch
+
+    from vision.recover import recovered_classifier
+
+    pt = MODELS / "index_cls.pt"
+    if not pt.exists():
+        pytest.skip("models/index_cls.pt not committed")
+    model, names = recovered_classifier(MODELS / "index_cls.onnx")
+    committed = torch.load(pt, weights_only=False)
+    assert committed["names"] == names
+    for k, v in model.state_dict().items():
+        assert torch.allclose(committed["model"][k].float(), v.float(), atol=1e-5), k

@@ -1,0 +1,108 @@
+"""Reader crops cut from real labelled photos (a ``vision.realsets`` split), for training and calibration.
+
+The labels are axis-aligned boxes without the index's turn, so each crop is turned upright by the
+quarter turn in which the shipped reader finds the labelled card most probable (the identity is known:
+only the turn is asked). Every labelled index gives ``variants`` crops: around its labelled box and,
+where stage 1 located it, around the detector's own box (what the reader sees at run time), each with
+its own shift and scale. Background (``zz_bg``): boxes of an index's size away from every labelled
+index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
+a share of upside-down indices. Layout as ``vision.train.build_crops``: ``OUT/<split>/<class>/*.jpg``.
+
+    python -m vision.realcrops --split train --out datasets/generated/real/crops_real
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detector import CardDetector
+from .evaluate_real import lies_on
+from .image_io import read_image
+from .realsets import Box, RealPhoto, cardcounter
+from .tiles import BG_CLASS, crop_square
+
+
+def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str) -> tuple[int, float]:
+    """The quarter turn (``np.rot90`` k) that shows the index upright, and the reader's probability of
+    ``card`` in it."""
+    crop = crop_square(image, box)
+    x = np.stack([np.rot90(crop, k) for k in range(4)])[..., ::-1].transpose(0, 3, 1, 2)
+    p = np.asarray(detector.cls.run(None, {detector.cls.get_inputs()[0].name:
+                                           np.ascontiguousarray(x, dtype=np.float32) / 255.0})[0])
+    c = detector.names.index(card)
+    k = int(np.argmax(p[:, c]))
+    return k, float(p[k, c])
+
+
+def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
+    x1, y1, x2, y2 = box
+    for ix in photo.indices:
+        a, b, c, d = ix.box
+        if x1 < c + margin and a - margin < x2 and y1 < d + margin and b - margin < y2:
+            return False
+    return True
+
+
+def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: int = 12, bg_per_photo: int = 24,
+                     flip_bg: float = 0.08, seed: int = 0, detector: CardDetector | None = None) -> int:
+    detector = detector or CardDetector()
+    rng = np.random.default_rng(seed)
+    for name in detector.names:
+        (out / split / name).mkdir(parents=True, exist_ok=True)
+    count = 0
+    for photo in photos:
+        image = read_image(photo.path)
+        h, w = image.shape[:2]
+        det = detector.detect(image)
+        located = [b for d in det.cards for b in d.index_boxes] + list(det.unread)
+        for j, ix in enumerate(photo.indices):
+            k, _ = upright_turn(detector, image, ix.box, ix.card)
+            boxes = [ix.box, *[b for b in located if lies_on(b, ix.box)][:1]]
+            for v in range(variants):
+                box = boxes[v % len(boxes)]
+                jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
+                up = np.ascontiguousarray(np.rot90(crop_square(image, box, jitter=jit), k))
+                stem = f"{photo.path.stem}_{ix.card}{j}_{v}"
+                cv2.imwrite(str(out / split / ix.card / f"{stem}.jpg"), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                count += 1
+                if rng.random() < flip_bg:  # upside down is not a card (the turn choice, 6/9)
+                    cv2.imwrite(str(out / split / BG_CLASS / f"r{stem}.jpg"), np.ascontiguousarray(np.rot90(up, 2)))
+                    count += 1
+        sizes = [max(ix.box[2] - ix.box[0], ix.box[3] - ix.box[1]) for ix in photo.indices] or [40.0]
+        made = tries = 0
+        while made < bg_per_photo and tries < bg_per_photo * 30:
+            tries += 1
+            size = float(sizes[rng.integers(len(sizes))]) * rng.uniform(0.7, 1.5)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            box = (cx - size / 3, cy - size / 2, cx + size / 3, cy + size / 2)
+            if not _free(box, photo, 0.15 * size):
+                continue
+            crop = np.ascontiguousarray(np.rot90(crop_square(image, box), int(rng.integers(4))))
+            cv2.imwrite(str(out / split / BG_CLASS / f"{photo.path.stem}_bg{made}.jpg"), crop,
+                        [cv2.IMWRITE_JPEG_QUALITY, 95])
+            made += 1
+            count += 1
+    return count
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m vision.realcrops", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", choices=("train", "val", "test"), required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--variants", type=int, default=12, help="crops per labelled index")
+    ap.add_argument("--as-split", default=None, help="write under this split name (default: --split)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    n = build_real_crops(cardcounter(args.split), args.out, args.as_split or args.split, args.variants,
+                         seed=args.seed)
+    print(f"{n} crops -> {args.out / (args.as_split or args.split)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

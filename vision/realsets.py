@@ -1,0 +1,140 @@
+"""Real labelled photos: the two sets in ``shared/realcards`` as (photo, labelled corner indices).
+
+* ``cardcounter`` (YOLO boxes of every visible corner index, rank and suit; 86 webcam photos,
+  640 x 640 stretched from 16:9): split **by capture time** — the stems keep it
+  (``WIN_YYYYMMDD_HH_MM_SS_Pro``) — into blocks separated by pauses of at least 5 minutes, so
+  that near-duplicate frames never straddle two splits:
+
+  ============  ============================================  ======  =======
+  split         capture blocks                                photos  indices
+  ============  ============================================  ======  =======
+  ``train``     06-27 11:36-12:32, 06-27 17:12-17:20          56      607
+  ``val``       06-27 12:48-12:54 (calibration, choices)      13      163
+  ``test``      06-27 17:00-17:06, 06-30 19:34-19:37          17      294
+  ============  ============================================  ======  =======
+
+  The test blocks are one on another day and one of tight overlapped rows: reported, never trained
+  or tuned on.
+* ``edje``: whole-card boxes labelled by rank (VOC XML), the published ``test`` split.
+
+>>> split_of("WIN_20240630_19_35_12_Pro")
+'test'
+>>> split_of("WIN_20240627_12_50_01_Pro")
+'val'
+>>> parse_class("10S"), parse_class("QH"), parse_class("BACK")
+('Ts', 'Qh', None)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REALCARDS = ROOT.parent / "shared" / "realcards"
+CARDCOUNTER = REALCARDS / "cardcounter"
+
+Box = tuple[float, float, float, float]
+
+# capture blocks (date, first minute, last minute) -> split; times as HHMM
+_BLOCKS: tuple[tuple[str, int, int, str], ...] = (
+    ("20240627", 1136, 1232, "train"),
+    ("20240627", 1248, 1254, "val"),
+    ("20240627", 1700, 1706, "test"),
+    ("20240627", 1712, 1720, "train"),
+    ("20240630", 1934, 1937, "test"),
+)
+_STEM = re.compile(r"WIN_(\d{8})_(\d\d)_(\d\d)_(\d\d)")
+
+
+@dataclass(frozen=True)
+class LabelledIndex:
+    """One labelled corner index: the card (``As``) and its box in image pixels."""
+
+    card: str
+    box: Box
+
+    @property
+    def size(self) -> float:
+        """The labelled box's short side in pixels: how much of the index shows (a covered index shows
+        a strip as long as the index and as wide as what the next card leaves)."""
+        return min(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
+
+@dataclass(frozen=True)
+class RealPhoto:
+    path: Path
+    indices: tuple[LabelledIndex, ...]
+
+    @property
+    def cards(self) -> set[str]:
+        return {i.card for i in self.indices}
+
+
+def split_of(stem: str) -> str:
+    """The split of a cardcounter photo, from the capture time in its name."""
+    m = _STEM.search(stem)
+    if m is None:
+        raise ValueError(f"{stem}: no capture time in the name (WIN_YYYYMMDD_HH_MM_SS_Pro)")
+    date, hhmm = m.group(1), int(m.group(2) + m.group(3))
+    for d, first, last, split in _BLOCKS:
+        if d == date and first <= hhmm <= last:
+            return split
+    raise ValueError(f"{stem}: capture time outside the known blocks")
+
+
+def parse_class(name: str) -> str | None:
+    """A cardcounter class name (``10C``, ``QH``) as a card (``Tc``, ``Qh``); None for backs and jokers."""
+    m = re.fullmatch(r"(10|[2-9AJQK])([CDHS])", name.strip().upper())
+    if m is None:
+        return None
+    rank = "T" if m.group(1) == "10" else m.group(1)
+    return rank + m.group(2).lower()
+
+
+def _class_names(folder: Path) -> list[str]:
+    text = (folder / "data.yaml").read_text()
+    m = re.search(r"^names:\s*\[(.*?)\]", text, re.M | re.S)
+    if m is None:
+        raise ValueError(f"{folder / 'data.yaml'}: no names list")
+    return [s.strip().strip("'\"") for s in m.group(1).split(",")]
+
+
+def _image_size(path: Path) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        return im.size
+
+
+def yolo_photos(folder: Path, split: str | None = None) -> list[RealPhoto]:
+    """The photos of a YOLO-labelled folder (``images/``, ``labels/``, ``data.yaml``), optionally one
+    capture-time split (cardcounter's naming); backs and jokers are not cards and are left out."""
+    names = _class_names(folder)
+    out: list[RealPhoto] = []
+    for img in sorted((folder / "images").glob("*")):
+        if img.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+            continue
+        if split is not None and split_of(img.stem) != split:
+            continue
+        w, h = _image_size(img)
+        label = folder / "labels" / (img.stem + ".txt")
+        indices = []
+        for line in (label.read_text().splitlines() if label.exists() else []):
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            card = parse_class(names[int(parts[0])])
+            if card is None:
+                continue
+            cx, cy, bw, bh = (float(v) for v in parts[1:])
+            indices.append(LabelledIndex(card, ((cx - bw / 2) * w, (cy - bh / 2) * h,
+                                                (cx + bw / 2) * w, (cy + bh / 2) * h)))
+        out.append(RealPhoto(img, tuple(indices)))
+    return out
+
+
+def cardcounter(split: str | None = None) -> list[RealPhoto]:
+    """``shared/realcards/cardcounter``, one capture-time split (``train``, ``val``, ``test``) or all."""
+    return yolo_photos(CARDCOUNTER, split)
