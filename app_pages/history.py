@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from app_pages import choices, show, state
+from app_pages import choices, show, state, storage_faults
 from app_pages.glyphs import score_text
 from app_pages.i18n import name, sentence
 from app_pages.images import to_rgb
@@ -302,4 +302,4 @@ def render() -> None:
 
 
 if __name__ == "__main__":
-    render()
+    storage_faults.run_page(render)

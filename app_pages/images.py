@@ -22,9 +22,10 @@ from numpy.typing import NDArray
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from referee.errors import InputError
+from referee.safe_input import one_line
+from vision.image_io import MAX_PIXELS, check_size, to_rgb8
 
 MAX_UPLOAD_BYTES = 40 * 1024 * 1024
-MAX_PIXELS = 80_000_000  # a 48 MP phone photo fits; a decompression bomb does not
 ACCEPTED_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 _PASS_THROUGH = {"JPEG": "image/jpeg", "MPO": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
@@ -57,9 +58,12 @@ def _heif_to_jpeg(data: bytes) -> bytes:
                          "pip install pillow-heif, or save the photo as JPEG") from None
     try:
         heif = pillow_heif.open_heif(data, convert_hdr_to_8bit=True)
+        check_size(heif.size, "the HEIC photo")  # from the header: a 21 kB file may hold 90 MP
         image = heif.to_pillow()
+    except InputError:
+        raise
     except Exception as err:  # pillow-heif raises plain ValueError/RuntimeError for damaged files
-        raise InputError(f"the HEIC photo could not be read ({err})") from None
+        raise InputError(f"the HEIC photo could not be read ({one_line(str(err))})") from None
     exif = heif.info.get("exif")
     if exif:
         image.info["exif"] = exif
@@ -88,9 +92,10 @@ def load_photo(data: bytes) -> Photo:
                 if width * height > MAX_PIXELS:
                     raise InputError(f"the image is {width}x{height} pixels; the referee reads up to "
                                      f"{MAX_PIXELS // 1_000_000} megapixels")
+                check_size(image.size, "the image")  # a strip of 1 x 5000 px
                 image_format = image.format or ""
                 image.load()  # decodes everything: a truncated file fails here, not later
-                pixels = np.asarray(ImageOps.exif_transpose(image).convert("RGB"), dtype=np.uint8)
+                pixels = np.asarray(to_rgb8(ImageOps.exif_transpose(image)), dtype=np.uint8)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise InputError(f"the image is too large; the referee reads up to {MAX_PIXELS // 1_000_000} "
                          "megapixels") from None
@@ -98,12 +103,12 @@ def load_photo(data: bytes) -> Photo:
         raise InputError("this file is not an image the referee can read: use a JPEG, PNG, WebP or HEIC "
                          "photo") from None
     except (OSError, SyntaxError, ValueError) as err:
-        raise InputError(f"the image is damaged or cut short ({err})") from None
+        raise InputError(f"the image is damaged or cut short ({one_line(str(err))})") from None
     mime = _PASS_THROUGH.get(image_format)
     if mime is None:  # GIF, BMP, TIFF...: readable, but hand the reader a PNG
         with Image.open(io.BytesIO(data)) as image:
             out = io.BytesIO()
-            ImageOps.exif_transpose(image).convert("RGB").save(out, format="PNG")
+            to_rgb8(ImageOps.exif_transpose(image)).save(out, format="PNG")
         data, mime, converted_from = out.getvalue(), "image/png", image_format or "image"
     return Photo(data=data, mime=mime, width=width, height=height, converted_from=converted_from, pixels=pixels)
 
@@ -115,7 +120,7 @@ def to_rgb(data: bytes | NDArray[np.uint8], *, max_side: int = 1600) -> NDArray[
         upright = Image.fromarray(data)
     else:
         with Image.open(io.BytesIO(data)) as image:
-            upright = ImageOps.exif_transpose(image).convert("RGB")
+            upright = to_rgb8(ImageOps.exif_transpose(image))
     upright.thumbnail((max_side, max_side))
     return np.asarray(upright, dtype=np.uint8)
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from app_pages import choices, reader, show, state
+from app_pages import choices, reader, show, state, storage_faults
 from app_pages.glyphs import cards_html, row_html, score_html
 from app_pages.i18n import Language, name, sentence
 from app_pages.images import ACCEPTED_TYPES, Photo, display_jpeg, jpeg_bytes, load_photo, to_rgb
@@ -456,9 +456,10 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat], missing: 
         if st.button(tr(f"Start today's session ({', '.join(players)}) and save this round",
                         f"开今天的场次（{'、'.join(players)}）并保存本局", lang), type="primary",
                      key="score_quick_session", width="stretch"):
-            session = state.new_session(date=dt.date.today(), place="", players=players,
-                                        seating=dict(st.session_state["seat_names"]))
-            _store(session.id, round_, scored, seats)
+            with storage_faults.reported("save the round", keep=round_.to_json()):
+                session = state.new_session(date=dt.date.today(), place="", players=players,
+                                            seating=dict(st.session_state["seat_names"]))
+                _store(session.id, round_, scored, seats)
         return
     choice = state.current_rules()
     if choice.toml != session.ruleset_toml:
@@ -469,7 +470,8 @@ def _save(round_: Round, scored: Mapping[str, Any], seats: list[Seat], missing: 
     already = st.session_state.get(SAVED) == _fingerprint(session.id, round_)
     if st.button(tr("Save round", "保存本局", lang), type="primary", disabled=already, key="score_save",
                  width="stretch"):
-        _store(session.id, round_, scored, seats)
+        with storage_faults.reported("save the round", keep=round_.to_json()):
+            _store(session.id, round_, scored, seats)
     if already:
         saved = st.session_state.get("score_saved_number")
         st.success(tr(f"Saved as round {saved} of this session" + (" with its photo." if photo else "."),
@@ -585,4 +587,4 @@ def render() -> None:
 
 
 if __name__ == "__main__":
-    render()
+    storage_faults.run_page(render)

@@ -15,18 +15,19 @@ from typing import Any, cast
 
 import streamlit as st
 
+from app_pages import storage_faults
 from app_pages.glyphs import CSS
 from app_pages.i18n import LANGUAGES, Language
 from app_pages.seating import Seating, from_round
 from app_pages.words import tr
 from referee.errors import InputError
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
+from referee.safe_input import MAX_RULES_BYTES  # the same limit as the command line's
 from referee.storage import Database, SessionRecord, default_location
 from vision.types import MIN_CONFIDENCE
 
 HOUSE = "house rules (upload)"
 DEFAULT_CONFIDENCE = MIN_CONFIDENCE
-MAX_RULES_BYTES = 200_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +61,7 @@ def init() -> None:
         st.session_state["url_checked"] = True
         wanted = st.query_params.get("session")
         if wanted:
-            with contextlib.suppress(ValueError, InputError):  # a stale or mistyped link: no session
+            with contextlib.suppress(ValueError, InputError), storage_faults.reported("open the database"):
                 open_session(db().session(int(wanted)))
             _apply_pending()
     if st.session_state["session_id"] is not None:
@@ -87,7 +88,7 @@ def style() -> None:
 def _database(location: str) -> Database:
     # One Database per location for the whole server: it opens a connection per
     # transaction, so every tab's thread can use it at once.
-    return Database(location)
+    return storage_faults.opened(Database(location))  # a damaged file is reported, not used
 
 
 def db() -> Database:
@@ -141,11 +142,12 @@ def current_session() -> SessionRecord | None:
     session_id = st.session_state.get("session_id")
     if session_id is None:
         return None
-    try:
-        return db().session(int(session_id))
-    except InputError:  # deleted in another tab
-        st.session_state["session_id"] = None
-        return None
+    with storage_faults.reported("open the database"):  # a storage fault: said on the page, no session
+        try:
+            return db().session(int(session_id))
+        except InputError:  # deleted in another tab
+            st.session_state["session_id"] = None
+    return None
 
 
 SESSION_WIDGETS = ("camera_side", "score_banker_choice", *(f"who_{p}" for p in ("bottom", "right", "top", "left")),
@@ -217,7 +219,9 @@ def page_start(title: str) -> RulesChoice | None:
 
 def session_banner() -> None:
     """One line under each page title: the session and ruleset in force."""
-    session = current_session()
+    with storage_faults.reported("open the database") as fault:  # said at once, not at the first save
+        db()
+    session = None if fault.failed else current_session()
     lang = language()
     choice_name = str(st.session_state["rules_choice"])
     rules_label = choice_name if choice_name != HOUSE else tr("house rules", "自定规则", lang)

@@ -106,10 +106,13 @@ class Card:
         >>> Card.parse("♠k")
         Card('Ks')
         """
-        card = _CARD_TOKENS.get(token.strip().upper())
+        text = token.strip()
+        # Only ASCII letters and the suit symbols spell a card: "ſ".upper() is "S", but ſ is no suit.
+        card = _CARD_TOKENS.get(text.upper()) if all(c.isascii() or c in SUIT_SYMBOLS for c in text) else None
         if card is not None:
             return card
-        raise InputError(f"unknown card {token!r} (expected rank A K Q J T 9..2 and suit s h d c, like 'Ah' or '10d')")
+        shown = token if len(token) <= 24 else token[:20] + "..."
+        raise InputError(f"unknown card {shown!r} (expected rank A K Q J T 9..2 and suit s h d c, like 'Ah' or '10d')")
 
     def __str__(self) -> str:
         return self.rank.symbol + self.suit.value

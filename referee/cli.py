@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from referee.cards import parse_arrangement
@@ -17,6 +16,7 @@ from referee.errors import InputError
 from referee.hand import analyse
 from referee.round import Round
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
+from referee.safe_input import MAX_ROUND_BYTES, decode_utf8, one_line, parse_json, read_capped
 from referee.settle import settle
 from referee.words import (
     LANGUAGES,
@@ -30,7 +30,6 @@ from referee.words import (
 )
 
 EXIT_BAD_INPUT = 2
-MAX_ROUND_BYTES = 1_000_000
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -120,20 +119,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ score
 
 def read_round(path: str) -> Round:
-    source = Path(path)
-    try:
-        raw = sys.stdin.buffer.read(MAX_ROUND_BYTES + 1) if path == "-" else source.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"round file not found: {path}") from None
-    except OSError as err:
-        raise InputError(f"cannot read round file {path}: {err.strerror}") from None
-    if len(raw) > MAX_ROUND_BYTES:
-        raise InputError(f"round file {path} is larger than {MAX_ROUND_BYTES} bytes")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(f"round file {path} is not valid JSON: {err}") from None
-    return Round.from_json(data)
+    raw = read_capped(path, MAX_ROUND_BYTES, "round file")
+    where = f"round file {path}"
+    return Round.from_json(parse_json(decode_utf8(raw, where), where))
 
 
 def score_text(data: dict[str, Any], lang: Language = "both", rules: Ruleset | None = None) -> str:
@@ -232,7 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Handler = args.handler
         return handler(args)
     except InputError as err:
-        print(f"referee: error: {err}", file=sys.stderr)
+        print(f"referee: error: {one_line(str(err))}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (RecursionError, MemoryError) as err:  # a backstop: the readers' limits should refuse first
+        print(f"referee: error: the input is too large or too deeply nested ({type(err).__name__})",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

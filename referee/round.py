@@ -9,12 +9,14 @@ hand) and, in banker mode, ``"negotiated"`` results (that pair is not compared).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import ROW_NAMES, Card, format_cards, parse_cards, validate_rows
 from referee.errors import InputError
+from referee.rule_bounds import MAX_ADJUSTMENTS, MAX_HAND_POINTS
 from referee.ruleset import Ruleset
 from referee.specials import Rows
 
@@ -69,6 +71,7 @@ class Round:
         for player in self.players:
             if not player.name:
                 raise InputError("a player has an empty name")
+            check_name(player.name)
             if player.name in names:
                 raise InputError(f"player name {player.name!r} is used twice")
             names.add(player.name)
@@ -81,6 +84,8 @@ class Round:
         listed = ", ".join(sorted(names))
         if self.banker is not None and self.banker not in names:
             raise InputError(f"banker {self.banker!r} is not one of the players ({listed})")
+        if len(self.adjustments) > MAX_ADJUSTMENTS:
+            raise InputError(f"a round has at most {MAX_ADJUSTMENTS} adjustments, got {len(self.adjustments)}")
         for i, adjustment in enumerate(self.adjustments):
             where = f"adjustments[{i}]"
             for key, who in (("from", adjustment.source), ("to", adjustment.target)):
@@ -90,6 +95,8 @@ class Round:
                 raise InputError(f"{where}: \"from\" and \"to\" are the same player ({adjustment.source})")
             if isinstance(adjustment.points, bool) or not isinstance(adjustment.points, int) or adjustment.points < 1:
                 raise InputError(f"{where}.points must be a whole number above 0, not {adjustment.points!r}")
+            if adjustment.points > MAX_HAND_POINTS:
+                raise InputError(f"{where}.points must be at most {MAX_HAND_POINTS:,}, not {adjustment.points:,}")
         seen: set[str] = set()
         for who, points in self.negotiated:
             if who not in names:
@@ -102,6 +109,9 @@ class Round:
                                  "and another player")
             if isinstance(points, bool) or not isinstance(points, int):
                 raise InputError(f"negotiated.{who} must be a whole number of points, not {points!r}")
+            if abs(points) > MAX_HAND_POINTS:
+                raise InputError(f"negotiated.{who} must be from -{MAX_HAND_POINTS:,} to {MAX_HAND_POINTS:,}, "
+                                 f"not {points:,}")
 
     @property
     def negotiated_points(self) -> dict[str, int]:
@@ -144,6 +154,15 @@ class Round:
         if self.negotiated:
             out["negotiated"] = dict(self.negotiated)
         return out
+
+
+def check_name(name: str) -> None:
+    """A player's name is printable text: no control characters (NUL...) and no lone surrogates."""
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            shown = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cs") else c for c in name)
+            raise InputError(f"player name '{shown}' holds the character U+{ord(char):04X}, "
+                             "which a name cannot have")
 
 
 def _adjustments_from_json(data: Any) -> tuple[Adjustment, ...]:

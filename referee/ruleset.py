@@ -25,6 +25,8 @@ from typing import Any, Literal, get_args, get_origin
 
 from referee.errors import InputError
 from referee.evaluate import Category
+from referee.rule_bounds import check_bounds
+from referee.safe_input import read_rules_toml
 
 PRESET_NAMES: tuple[str, ...] = ("classic", "classic-regional", "popular", "fuzhou", "shisandao")
 
@@ -163,15 +165,12 @@ def load_ruleset(name_or_path: str | Path) -> Ruleset:
     if text in PRESET_NAMES:
         return _from_mapping(_preset_mapping(text), f"preset {text}")
     path = Path(text)
-    if not path.is_file():
+    if not path.exists():
         close = difflib.get_close_matches(text, PRESET_NAMES, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         presets = ", ".join(PRESET_NAMES)
         raise InputError(f"unknown ruleset {text!r}{hint}: use one of {presets} or a path to a .toml file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise InputError(f"rules file {path}: not valid TOML ({err})") from None
+    data = read_rules_toml(path)
     base = data.pop("base", None)
     if base is not None:
         if base not in PRESET_NAMES:
@@ -316,6 +315,7 @@ def _check_semantics(rules: Ruleset, where: str) -> None:
     for name in ("head", "middle", "tail"):
         if rules.row_multiplier.of(name) < 1:
             raise InputError(f"{where}: row_multiplier.{name} must be at least 1")
+    check_bounds(rules, where)
     if rules.ties_to_banker and rules.mode != "banker":
         raise InputError(f"{where}: ties_to_banker needs mode = \"banker\"")
     if rules.special.ties == "banker" and rules.mode != "banker":

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from referee.cli_options import MAX_CANDIDATES, MAX_SAMPLES, MAX_SEED, MAX_TOP, int_in
 from referee.ruleset import PRESET_NAMES
 from referee.solver import DEFAULT_CANDIDATES, DEFAULT_PLAYERS, DEFAULT_SAMPLES, DEFAULT_TOP, SolveResult, solve
 from referee.words import LANGUAGES, Language, both, chinese, name
@@ -20,18 +21,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument("cards", help='13 cards, e.g. "As Ks Qs Js Ts 9h 9d 9c 4h 4d 2c 3c 7d"')
     parser.add_argument("--rules", default="classic",
                         help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: classic)")
-    parser.add_argument("--top", type=int, default=DEFAULT_TOP,
+    parser.add_argument("--top", type=int_in(1, MAX_TOP), default=DEFAULT_TOP,
                         help=f"how many arrangements to list (default: {DEFAULT_TOP})")
     parser.add_argument("--objective", choices=("strength", "expected"), default="strength",
                         help="strength: non-dominated arrangements, strongest tail first; "
                              "expected: expected points against random opponents (Monte Carlo)")
-    parser.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default: 0)")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+    parser.add_argument("--seed", type=int_in(0, MAX_SEED), default=0, help="Monte Carlo seed (default: 0)")
+    parser.add_argument("--samples", type=int_in(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
                         help=f"Monte Carlo deals (default: {DEFAULT_SAMPLES})")
-    parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
+    parser.add_argument("--players", type=int_in(2, 4), default=DEFAULT_PLAYERS,
                         help=f"players at the table, you included, 2-4 (default: {DEFAULT_PLAYERS})")
     parser.add_argument("--banker", action="store_true", help="banker-mode rules: you are the banker")
-    parser.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES,
+    parser.add_argument("--candidates", type=int_in(1, MAX_CANDIDATES), default=DEFAULT_CANDIDATES,
                         help=f"most arrangements the Monte Carlo compares (default: {DEFAULT_CANDIDATES})")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--lang", choices=LANGUAGES, default="both",

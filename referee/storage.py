@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from referee.errors import InputError
+from referee.round import check_name
+from referee.rule_bounds import max_round_score
 
 #: Environment variable naming the database: a file path or a ``postgresql://`` URL.
 DB_ENV = "SHISANSHUI_DB"
@@ -488,7 +490,7 @@ class Database:
                              "WHERE r.session_id = ?", session_id).fetchall()
         scores: dict[int, dict[str, int]] = {}
         for round_id, player, score in score_rows:
-            scores.setdefault(int(round_id), {})[player] = int(score)
+            scores.setdefault(int(round_id), {})[player] = _stored_score(score)
         return [self._round_record(r, scores.get(int(r[0]), {})) for r in rows]
 
     def round(self, round_id: int) -> RoundRecord:
@@ -497,7 +499,7 @@ class Database:
             if row is None:
                 raise InputError(f"no round {round_id}")
             score_rows = run("SELECT player, score FROM scores WHERE round_id = ?", round_id).fetchall()
-        return self._round_record(row, {p: int(s) for p, s in score_rows})
+        return self._round_record(row, {p: _stored_score(s) for p, s in score_rows})
 
     @staticmethod
     def _round_record(row: Sequence[Any], scores: dict[str, int]) -> RoundRecord:
@@ -526,9 +528,11 @@ class Database:
         """Each player's total over the session (every player of the session, 0 if unplayed)."""
         players = self.session(session_id).players
         with self._tx() as run:
-            rows = run("SELECT c.player, SUM(c.score) FROM scores c JOIN rounds r ON r.id = c.round_id "
-                       "WHERE r.session_id = ? GROUP BY c.player", session_id).fetchall()
-        sums = {p: int(s) for p, s in rows}
+            rows = run("SELECT c.player, c.score FROM scores c JOIN rounds r ON r.id = c.round_id "
+                       "WHERE r.session_id = ? ORDER BY r.number", session_id).fetchall()
+        sums: dict[str, int] = {}
+        for p, s in rows:  # summed here: Python integers cannot overflow, SQL's SUM can
+            sums[p] = sums.get(p, 0) + _stored_score(s)
         return {p: sums.get(p, 0) for p in players} | sums
 
     def running_totals(self, session_id: int) -> list[dict[str, int]]:
@@ -587,6 +591,8 @@ def _clean_players(players: Sequence[str]) -> list[str]:
     names: list[str] = []
     for raw in players:
         name = raw.strip()
+        if name:
+            check_name(name)
         if name and name not in names:
             names.append(name)
     return names
@@ -619,11 +625,21 @@ def _renamed_settlement(settlement: dict[str, Any], old: str, new: str) -> dict[
     return out
 
 
+def _stored_score(value: Any) -> int:
+    """A score as read back; one no ruleset can give is a damaged row, not a number to add up."""
+    score = int(value)
+    if abs(score) > max_round_score():
+        raise ValueError(f"a stored score of {score} is beyond what any ruleset can give")
+    return score
+
+
 def _scores_of(settlement: Mapping[str, Any]) -> dict[str, int]:
     players = settlement.get("players")
     if not isinstance(players, list) or not players:
         raise InputError("a round to save needs a settlement with players")
     scores = {str(p["name"]): int(p["score"]) for p in players}
+    if any(abs(score) > max_round_score() for score in scores.values()):
+        raise InputError(f"a score in this settlement is beyond what any ruleset can give ({max_round_score():,})")
     if sum(scores.values()) != 0:
         raise InputError(f"a settlement must be zero-sum, got a total of {sum(scores.values())}")
     return scores

@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "detect"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text()) if (FIXTURES / "expected.json").exists() else {}
 CLI = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
-needs_model = pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed yet")
+needs_model = pytest.mark.skipif(not CardDetector.available(),
+                                 reason="models/*.onnx missing: they are committed in models/ "
+                                        "(git checkout models/), or rebuilt by python -m vision.train")
 
 
 # ------------------------------------------------------------------ geometry helpers
@@ -130,7 +132,7 @@ def test_detect_cli_json(tmp_path: Path) -> None:
 
 def test_no_clutter_on_a_blank_table() -> None:
     if not CardDetector.available():
-        pytest.skip("models/*.onnx not committed yet")
+        pytest.skip("models/*.onnx missing: they are committed in models/ (git checkout models/)")
     rng = np.random.default_rng(0)
     table = np.clip(rng.normal(90, 20, (900, 1200, 3)), 0, 255).astype(np.uint8)
     table[..., 1] = np.clip(table[..., 1].astype(int) + 40, 0, 255).astype(np.uint8)
@@ -183,23 +185,9 @@ def test_training_smoke(tmp_path: Path) -> None:
     # find_spec, not importorskip: importing ultralytics here would patch PIL's Image.open for
     # every later test in this process (the training runs in a subprocess anyway)
     if importlib.util.find_spec("ultralytics") is None:
-        pytest.skip("the train extra (ultralytics) is not installed")
-    from datasets.art_cache import cards_dir
-
-    test_deck = not any(cards_dir().glob("*/meta.json")) if cards_dir().exists() else True
-    cmd = [sys.executable, "-m", "vision.train", "--out", str(tmp_path / "work"), "--models", str(tmp_path / "m"),
-           "--scenes", "6", "--val-scenes", "2", "--tiles-per-scene", "2", "--det-epochs", "1", "--det-hours", "0",
-           "--cls-epochs", "1", "--cls-hours", "0", "--cls2-epochs", "1", "--cls2-hours", "0", "--workers", "1",
-           "--size", "800",
-           "--ft-scenes", "8", "--det2-hours", "0", "--cls3-hours", "0", "--cls3-epochs", "1",
-           "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0",
-           "--det4-hours", "0", "--cls5-hours", "0", "--cls5-epochs", "1", "--foreign-scenes", "2",
-           "--font-scenes", "3", "--det6-hours", "0", "--cls8-hours", "0", "--cls8-epochs", "1",
-           "--font-scenes2", "4", "--cls9-hours", "0", "--cls9-epochs", "1",
-           "--font-scenes3", "3", "--cls11-hours", "0", "--cls11-epochs", "1"]
-    if test_deck:
-        cmd.append("--test-deck")
-    env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg")}
+        pytest.skip("the train extra (ultralytics) is not installed: pip install -e '.[train]' (make test "
+                    "installs it where the disk has 10 GB free)")
+    cmd, env = training_smoke_run(tmp_path)
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "m" / "index_det.onnx").exists() and (tmp_path / "m" / "index_cls.onnx").exists()
@@ -209,6 +197,25 @@ def test_training_smoke(tmp_path: Path) -> None:
     found = detector.detect(np.full((480, 640, 3), 100, np.uint8))
     assert found.width == 640 and found.height == 480
     assert MODELS.name == "models"
+
+
+def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
+    """The smoke run's command and environment. It makes its own card art: the procedural deck
+    (``--test-deck``) and the font decks, under an art cache of its own that stays empty, so what the
+    user's ``~/.cache/shisanshui`` (or ``$SHISANSHUI_CACHE``) holds cannot change the run: a cache with
+    setup_art's tiers A only once made the foreign-letter phase ask for tiers B and C."""
+    cmd = [sys.executable, "-m", "vision.train", "--out", str(tmp_path / "work"), "--models", str(tmp_path / "m"),
+           "--scenes", "6", "--val-scenes", "2", "--tiles-per-scene", "2", "--det-epochs", "1", "--det-hours", "0",
+           "--cls-epochs", "1", "--cls-hours", "0", "--cls2-epochs", "1", "--cls2-hours", "0", "--workers", "1",
+           "--size", "800",
+           "--ft-scenes", "8", "--det2-hours", "0", "--cls3-hours", "0", "--cls3-epochs", "1",
+           "--ft2-scenes", "9", "--cls4-hours", "0", "--cls4-epochs", "1", "--det3-hours", "0",
+           "--det4-hours", "0", "--cls5-hours", "0", "--cls5-epochs", "1", "--foreign-scenes", "2",
+           "--font-scenes", "3", "--det6-hours", "0", "--cls8-hours", "0", "--cls8-epochs", "1",
+           "--font-scenes2", "4", "--cls9-hours", "0", "--cls9-epochs", "1",
+           "--font-scenes3", "3", "--cls11-hours", "0", "--cls11-epochs", "1", "--test-deck"]
+    env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg"), "SHISANSHUI_CACHE": str(tmp_path / "art-cache")}
+    return cmd, env
 
 
 def test_tiles_from_a_second_scene_set_join_the_first(tmp_path: Path) -> None:
@@ -236,7 +243,9 @@ def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
     from vision.evaluate import EDJE, edje_cards, edje_items
 
     if not (EDJE / "images" / "test").exists():
-        pytest.skip(f"{EDJE} not present")
+        pytest.skip(f"{EDJE} not present: the real test photos are images/test of EdjeElectronics/"
+                    "TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10 (Apache-2.0), "
+                    "beside the repository as ../shared/realcards/edje")
     full = edje_cards()
     published = {(img.name, k): rank for img, boxes in edje_items() for k, (rank, _box) in enumerate(boxes)}
     assert set(full) == set(published) and len(full) == 143

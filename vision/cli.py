@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import InputError
+from vision.image_out import annotated_path
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
@@ -43,5 +44,5 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("detect", help="find the cards in a photo (identity, box, outline)")
     p.add_argument("image", help="photo (JPEG, PNG, WebP)")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with the cards drawn")
+    p.add_argument("--annotate", metavar="OUT.jpg", type=annotated_path, help="write the photo with the cards drawn")
     p.set_defaults(handler=cmd_detect)

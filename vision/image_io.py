@@ -12,6 +12,7 @@ referee.errors.InputError: the image file is empty (0 bytes)
 from __future__ import annotations
 
 import io
+import os
 import re
 import warnings
 from pathlib import Path
@@ -21,9 +22,13 @@ import numpy.typing as npt
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from referee.errors import InputError
+from referee.safe_input import one_line
 
+#: The one pixel limit, for the command line and the app alike: checked from the header, before decoding.
 MAX_PIXELS = 50_000_000  # a 48 MP phone photo fits; 20,000 x 20,000 does not
 MAX_BYTES = 80_000_000
+#: Longest side over shortest side: a 1 x 5000 strip holds no table of cards (and breaks the detector's scaling).
+MAX_ASPECT = 20
 FORMATS = "JPEG, PNG, WebP or HEIC"
 
 BGRImage = npt.NDArray[np.uint8]
@@ -48,10 +53,7 @@ def read_image(source: bytes | str | Path, name: str | None = None) -> BGRImage:
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image: Image.Image = Image.open(io.BytesIO(data))
-            width, height = image.size
-            if width * height > MAX_PIXELS:
-                raise InputError(f"{label} is {width} x {height} px ({width * height / 1e6:.0f} MP); "
-                                 f"the limit is {MAX_PIXELS / 1e6:.0f} MP")
+            check_size(image.size, label)
             image.load()
             image = ImageOps.exif_transpose(image)
         except InputError:
@@ -63,10 +65,44 @@ def read_image(source: bytes | str | Path, name: str | None = None) -> BGRImage:
         except (UnidentifiedImageError, ImportError):
             # ImportError: ultralytics (training only) patches Image.open to try an optional HEIC plugin
             raise InputError(f"{label} is not an image this referee can read ({FORMATS})") from None
-        except (OSError, SyntaxError, ValueError) as err:
-            raise InputError(f"{label} is damaged or truncated ({err})") from None
-    rgb = np.asarray(image.convert("RGB"))
+        except (OSError, SyntaxError, ValueError, RuntimeError) as err:  # RuntimeError: pillow-heif
+            raise InputError(f"{label} is damaged or truncated ({one_line(str(err))})") from None
+    rgb = np.asarray(to_rgb8(image))
     return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+def check_size(size: tuple[int, int], label: str) -> None:
+    """Refuse a photo by its header's size: over :data:`MAX_PIXELS`, or a strip (:data:`MAX_ASPECT`)."""
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise InputError(f"{label} is {width} x {height} px ({width * height / 1e6:.0f} MP); "
+                         f"the limit is {MAX_PIXELS / 1e6:.0f} MP")
+    if min(width, height) < 1 or max(width, height) > MAX_ASPECT * min(width, height):
+        raise InputError(f"{label} is {width} x {height} px: a photo of a table is at most {MAX_ASPECT} times "
+                         "as long as it is wide")
+
+
+_WIDE_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
+
+
+def to_rgb8(image: Image.Image) -> Image.Image:
+    """``image`` as 8-bit RGB. 16-bit, 32-bit and float greyscale are scaled to 0-255, not clipped:
+    16-bit by 65535, float by 1.0 when its values lie in [0, 1], anything else by its own range."""
+    if image.mode not in _WIDE_MODES:
+        return image.convert("RGB")
+    values = np.asarray(image).astype(np.float64)
+    values[~np.isfinite(values)] = 0.0
+    low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+    if image.mode.startswith("I;16") or (image.mode == "I" and low >= 0 and high <= 65535 and high > 255):
+        scaled = values / 65535.0
+    elif image.mode == "I" and low >= 0 and high <= 255:
+        scaled = values / 255.0
+    elif image.mode == "F" and low >= 0 and high <= 1:
+        scaled = values
+    else:
+        scaled = (values - low) / (high - low) if high > low else np.zeros_like(values)
+    grey = np.clip(np.rint(scaled * 255.0), 0, 255).astype(np.uint8)
+    return Image.fromarray(grey, "L").convert("RGB")
 
 
 def _read_bytes(source: bytes | str | Path, label: str) -> bytes:
@@ -74,10 +110,14 @@ def _read_bytes(source: bytes | str | Path, label: str) -> bytes:
         return source
     path = Path(source)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(f"{label} is {size / 1e6:.0f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_BYTES:
+                raise InputError(f"{label} is {size / 1e6:.0f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
+            data = handle.read(MAX_BYTES + 1)  # /dev/zero has no size: read no more than the limit and one byte
+        if len(data) > MAX_BYTES:
+            raise InputError(f"{label} is larger than the limit of {MAX_BYTES / 1e6:.0f} MB")
+        return data
     except FileNotFoundError:
         raise InputError(f"image not found: {label}") from None
     except IsADirectoryError:

@@ -6,9 +6,14 @@ import argparse
 import json
 from typing import Any
 
+from referee.cli_options import fraction
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset
 from referee.words import Language
+from vision.image_out import annotated_path
 from vision.types import MIN_CONFIDENCE
+
+#: ``referee photo`` exit status when the photo was read but the round is not scored (problems, no --force).
+EXIT_NOT_SCORED = 3
 
 
 def register(sub: Any) -> None:
@@ -18,9 +23,10 @@ def register(sub: Any) -> None:
                        help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: classic)")
     photo.add_argument("--banker", help="the banker's seat (bottom, right, top, left) in banker-mode rules")
     photo.add_argument("--force", action="store_true", help="score the complete seats despite the problems")
-    photo.add_argument("--min-confidence", type=float, default=MIN_CONFIDENCE,
+    photo.add_argument("--min-confidence", type=fraction, default=MIN_CONFIDENCE,
                        help=f"cards read less surely than this are problems (default {MIN_CONFIDENCE})")
-    photo.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with what was read drawn on it")
+    photo.add_argument("--annotate", metavar="OUT.jpg", type=annotated_path,
+                       help="write the photo with what was read drawn on it")
     photo.add_argument("--json", action="store_true", help="print JSON")
     from referee.cli import add_lang_option
 
@@ -58,4 +64,4 @@ def cmd_photo(args: argparse.Namespace) -> int:
 
         write_image(args.annotate, draw(reading))
     print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else _text(data, args.lang, rules))
-    return 0
+    return 0 if data["round"] is not None else EXIT_NOT_SCORED

@@ -5,13 +5,13 @@
   (``WIN_YYYYMMDD_HH_MM_SS_Pro``) — into blocks separated by pauses of at least 5 minutes, so
   that near-duplicate frames never straddle two splits:
 
-  ============  ============================================  ======  =======
-  split         capture blocks                                photos  indices
-  ============  ============================================  ======  =======
-  ``train``     06-27 11:36-12:32, 06-27 17:12-17:20          56      607
-  ``val``       06-27 12:48-12:54 (calibration, choices)      13      163
-  ``test``      06-27 17:00-17:06, 06-30 19:34-19:37          17      294
-  ============  ============================================  ======  =======
+  ============  ============================================  ======  =====  =======
+  split         capture blocks                                photos  cards  indices
+  ============  ============================================  ======  =====  =======
+  ``train``     06-27 11:36-12:32, 06-27 17:12-17:20          56      375    663
+  ``val``       06-27 12:48-12:54 (calibration, choices)      13      104    175
+  ``test``      06-27 17:00-17:06, 06-30 19:34-19:37          17      240    311
+  ============  ============================================  ======  =====  =======
 
   The test blocks are one on another day and one of tight overlapped rows: reported, never trained
   or tuned on.
