@@ -11,6 +11,7 @@ from app_pages import reader, show, state
 from app_pages.glyphs import card_text, cards_html, row_html
 from app_pages.i18n import name, sentence
 from app_pages.images import ACCEPTED_TYPES, load_photo
+from app_pages.words import count, number, tr
 from referee.cards import DECK, ROW_NAMES, ROW_SIZES, Card, format_cards, parse_arrangement, parse_cards
 from referee.errors import InputError
 from referee.hand import analyse
@@ -35,9 +36,13 @@ def _solve(text: str, toml: str) -> SolveResult:
 
 
 def _typed() -> str:
-    return st.text_input("Cards: HEAD | MIDDLE | TAIL (or just 13 cards for the solver to lay)", key="check_text",
-                         placeholder=EXAMPLE, help="Ranks A K Q J T(10) 9…2, suits s h d c or ♠ ♥ ♦ ♣; "
-                                                   "rows split by | or /, head first.")
+    lang = state.language()
+    return st.text_input(tr("Cards: HEAD | MIDDLE | TAIL (or just 13 cards for the solver to lay)",
+                            "牌：头道 | 中道 | 尾道（或只写 13 张牌，让求解器摆）", lang), key="check_text",
+                         placeholder=EXAMPLE, help=tr("Ranks A K Q J T(10) 9…2, suits s h d c or ♠ ♥ ♦ ♣; "
+                                                      "rows split by | or /, head first.",
+                                                      "点数 A K Q J T(10) 9…2，花色 s h d c 或 ♠ ♥ ♦ ♣；"
+                                                      "各道用 | 或 / 分开，头道在前。", lang))
 
 
 PICKED = "pick_rows"  # {"head": [...], "middle": [...], "tail": [...]}: card labels in click order
@@ -84,9 +89,11 @@ def _picked() -> str:
     missing = sum(ROW_SIZES.values()) - sum(len(r) for r in rows.values())
     col1, col2 = st.columns([3, 1])
     if missing:
-        col1.caption(f"Pick {missing} more card{'s' if missing != 1 else ''}: they fill the head, then the middle, "
-                     "then the tail. Click a picked card again to take it back.")
-    col2.button("Clear", on_click=_clear_picks, key="pick_clear", width="stretch")
+        more = f"{number(missing)} more {'card' if missing == 1 else 'cards'}"
+        col1.caption(tr(f"Pick {more}: they fill the head, then the middle, then the tail. "
+                        "Click a picked card again to take it back.",
+                        f"再选 {count(missing, 'card', 'zh')}：依次填头道、中道、尾道。再点一次已选的牌可取回。", lang))
+    col2.button(tr("Clear", "清空", lang), on_click=_clear_picks, key="pick_clear", width="stretch")
     if missing:
         return ""
     return " | ".join(" ".join(rows[r]) for r in ROW_NAMES)
@@ -104,7 +111,7 @@ def _read_hand(data: bytes) -> tuple[str, str, str]:
     from vision.pipeline import read_photo
 
     try:
-        with st.spinner("Reading the cards…"):
+        with st.spinner(tr("Reading the cards…", "正在识牌…", state.language()), show_time=True):
             reading = read_photo(photo.data, state.current_rules().rules, force=True,
                                  min_confidence=state.min_confidence(), detector=detector).to_json()
     except InputError as err:
@@ -113,7 +120,8 @@ def _read_hand(data: bytes) -> tuple[str, str, str]:
         return "", "error", f"The photo reader failed: {type(err).__name__}: {err}"
     seats = [s for s in reading.get("seats", []) if len(s.get("cards") or []) == 13]
     if not seats:
-        return "", "warning", "No hand of 13 cards was found in this photo."
+        return "", "warning", tr("No hand of 13 cards was found in this photo.", "照片里没有找到 13 张牌的一手牌。",
+                                 state.language())
     seat = seats[0]
     if seat.get("head") is None:
         return " ".join(seat["cards"]), "", ""
@@ -122,7 +130,9 @@ def _read_hand(data: bytes) -> tuple[str, str, str]:
 
 def _from_photo() -> str:
     """A photo of one hand, read once per photo, into a text box the user can correct."""
-    upload = st.file_uploader("Photo of one hand (13 cards in three rows)", type=ACCEPTED_TYPES, key="check_photo")
+    lang = state.language()
+    upload = st.file_uploader(tr("Photo of one hand (13 cards in three rows)", "一手牌的照片（13 张，三道）", lang),
+                              type=ACCEPTED_TYPES, key="check_photo")
     if upload is not None:
         data = upload.getvalue()
         digest = hashlib.sha256(data).hexdigest()
@@ -137,7 +147,8 @@ def _from_photo() -> str:
             st.session_state["check_photo_text"] = text
     if "check_photo_text" not in st.session_state:
         return ""
-    return str(st.text_input("Read from the photo (correct any card)", key="check_photo_text"))
+    return str(st.text_input(tr("Read from the photo (correct any card)", "照片读到的牌（可改）", lang),
+                             key="check_photo_text"))
 
 
 def _show_solver(text: str, rules: Ruleset, toml: str) -> None:
@@ -148,17 +159,24 @@ def _show_solver(text: str, rules: Ruleset, toml: str) -> None:
         st.error(sentence(str(err)))
         return
     lang = state.language()
-    st.markdown(f"{len(result.cards)} cards: " + cards_html(result.cards), unsafe_allow_html=True)
-    st.caption(f"{result.valid_arrangements} of 72,072 ways to lay them are legal (no foul).")
+    st.markdown(count(len(result.cards), "card", lang) + ": " + cards_html(result.cards), unsafe_allow_html=True)
+    st.caption(tr(f"{number(result.valid_arrangements)} of {number(72072)} ways to lay them are legal (no foul).",
+                  f"{number(72072)} 种摆法中有 {number(result.valid_arrangements)} 种合法（不倒水）。", lang))
     if result.special_arrangement is not None and result.special is not None:
         st.success(f"{name('special', lang)}: {name(result.special, lang)}")
         arrangement = result.special_arrangement
         st.markdown("".join(row_html(name(r, lang), cards) for r, cards in zip(ROW_NAMES, arrangement.rows,
                                                                                  strict=True)),
                     unsafe_allow_html=True)
-    st.markdown("**Strongest legal arrangements**")
-    for arrangement in result.best:
+    st.markdown(tr("**Strongest legal arrangements**", "**最强的合法摆法**", lang))
+    st.caption(tr("Value: the rows each arrangement is expected to win against a typical hand (of 3).",
+                  "分值：每种摆法对一手普通牌预计能赢的道数（满分 3）。", lang))
+    ranked = sorted(result.best, key=lambda a: -a.value)
+    for i, arrangement in enumerate(ranked):
         with st.container(border=True):
+            head = (tr("**Recommended**", "**推荐**", lang) if i == 0 else f"**{i + 1}.**")
+            st.markdown(f"{head} · " + tr(f"value {arrangement.value:.2f} of 3", f"分值 {arrangement.value:.2f} / 3",
+                                          lang))
             st.markdown("".join(row_html(name(r, lang), cards, name(cat, lang))
                                 for r, cards, cat in zip(ROW_NAMES, arrangement.rows, arrangement.categories,
                                                          strict=True)), unsafe_allow_html=True)
@@ -166,13 +184,15 @@ def _show_solver(text: str, rules: Ruleset, toml: str) -> None:
 
 
 def render() -> None:
-    choice = state.page_start("Check a hand")
+    lang = state.language()
+    choice = state.page_start(tr("Check a hand", "查牌", lang))
     if choice is None:
         return
     if "check_text" not in st.session_state:
         st.session_state["check_text"] = EXAMPLE
-    how = st.segmented_control("Enter the cards by", ["Typing", "Picking", "Photo"], default="Typing",
-                               key="check_how")
+    ways = {"Typing": "输入", "Picking": "选牌", "Photo": "照片"}
+    how = st.segmented_control(tr("Enter the cards by", "输入方式", lang), list(ways), default="Typing",
+                               key="check_how", format_func=lambda w: tr(w, ways[w], lang))
     if how == "Picking":
         text = _picked()
     elif how == "Photo":
@@ -181,7 +201,7 @@ def render() -> None:
         text = _typed()
     if not text.strip():
         if how != "Picking":
-            st.info("Enter 13 cards to check.")
+            st.info(tr("Enter 13 cards to check.", "输入 13 张牌来查。", lang))
         return
     if "|" not in text and "/" not in text:
         try:
@@ -190,7 +210,8 @@ def render() -> None:
             st.error(sentence(str(err)))
             return
         if len(cards) != 13:
-            st.error(f"Enter 13 cards (got {len(cards)}), or three rows split by |")
+            st.error(tr(f"Enter 13 cards (got {len(cards)}), or three rows split by |",
+                        f"请输入 13 张牌（现在 {len(cards)} 张），或用 | 分开的三道", lang))
             return
         _show_solver(text, choice.rules, choice.toml)
         return
@@ -199,7 +220,6 @@ def render() -> None:
     except InputError as err:
         st.error(sentence(str(err)))
         return
-    lang = state.language()
     report = analyse(rows, choice.rules)
     player: dict[str, Any] = {
         "foul": report.foul, "foul_reason": report.foul_reason, "special": report.special,
@@ -212,29 +232,35 @@ def render() -> None:
         if report.foul:
             st.error(f"{name('foul', lang)}: {foul_text(rows, choice.rules, lang) or report.foul_reason}")
         else:
-            st.success("Not fouled: head ≤ middle ≤ tail")
+            st.success(tr("Not fouled: head ≤ middle ≤ tail", "没有倒水：头道 ≤ 中道 ≤ 尾道", lang))
         for line in show.verdict_lines(player, lang)[1 if report.foul else 0:]:
             st.markdown(line)
 
-    st.subheader("Solver")
+    st.subheader(tr("Solver", "求解器", lang))
     col1, col2 = st.columns(2)
-    players = col1.selectbox("Players at the table", [2, 3, 4], index=2, key="check_players")
+    players = col1.selectbox(tr("Players at the table", "桌上人数", lang), [2, 3, 4], index=2, key="check_players")
     banker = False
     if choice.rules.mode == "banker":
-        banker = col2.toggle("I am the banker", key="check_banker")
-    with st.spinner("Trying the best arrangements against random deals…"):
+        banker = col2.toggle(tr("I am the banker", "我坐庄", lang), key="check_banker")
+    with st.spinner(tr(f"Trying the best arrangements against {number(ADVICE_SAMPLES)} random deals…",
+                       f"用 {number(ADVICE_SAMPLES)} 副随机牌试最好的摆法…", lang), show_time=True):
         advice = _advice(format_rows(rows), choice.toml, int(players or 4), banker)
+    deals = count(advice.samples, "deal", "en") + f", {count(advice.players, 'player', 'en')}"
+    deals_zh = f"{count(advice.samples, 'deal', 'zh')}，{count(advice.players, 'player', 'zh')}"
     if advice.gain <= 0 or advice.best.rows == advice.laid.rows:
-        st.success(f"Your rows are as good as any the solver found: expected {advice.laid.value:+.2f} points "
-                   f"per round ({advice.samples} random deals, {advice.players} players).")
+        st.success(tr(f"Recommended: keep your rows. They are as good as any the solver found: expected "
+                      f"{advice.laid.value:+.2f} points per round ({deals}).",
+                      f"推荐：保持原样。求解器找不到更好的摆法：每局预计 {advice.laid.value:+.2f} 分（{deals_zh}）。",
+                      lang))
     else:
-        st.markdown("**Better:** " + "".join(
+        st.markdown(tr("**Recommended instead:** ", "**推荐改成：** ", lang) + "".join(
             row_html(name(r, lang), cards, name(cat, lang))
             for r, cards, cat in zip(ROW_NAMES, advice.best.rows, advice.best.categories, strict=True)),
             unsafe_allow_html=True)
-        st.info(f"Expected gain **{advice.gain:+.2f} ± {advice.gain_stderr:.2f}** points per round over your rows "
-                f"({advice.best.value:+.2f} vs {advice.laid.value:+.2f}; {advice.samples} random deals, "
-                f"{advice.players} players).")
+        st.info(tr(f"Expected gain **{advice.gain:+.2f} ± {advice.gain_stderr:.2f}** points per round over your rows: "
+                   f"recommended {advice.best.value:+.2f}, yours {advice.laid.value:+.2f} ({deals}).",
+                   f"比原来每局预计多得 **{advice.gain:+.2f} ± {advice.gain_stderr:.2f}** 分：推荐 "
+                   f"{advice.best.value:+.2f}，原来 {advice.laid.value:+.2f}（{deals_zh}）。", lang))
         st.code(advice.best.text(), language=None)
 
 

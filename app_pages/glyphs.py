@@ -34,6 +34,14 @@ CSS = """
 .ssr-empty { color: #9aa0a6; font-style: italic; }
 .ssr-score { font: 700 1.6rem/1.2 system-ui, sans-serif; }
 .ssr-score.ssr-pos { color: #2e7d32; } .ssr-score.ssr-neg { color: #c62828; }
+.ssr-pairs { display: flex; flex-direction: column; gap: .35rem; margin: .2rem 0 .6rem 0; }
+.ssr-pair { display: flex; flex-wrap: wrap; align-items: baseline; gap: .2rem .9rem; padding: .3rem .5rem;
+  border: 1px solid #e0e0e0; border-radius: .4rem; }
+.ssr-who { flex: 1 0 100%; font-weight: 600; color: #3c4043; }
+.ssr-cell { white-space: nowrap; color: #5f6368; } .ssr-cell b { color: #1f1f1f; }
+.ssr-points { margin-left: auto; } .ssr-points .ssr-score { font-size: 1.2rem; }
+/* the card picker: hearts and diamonds in red, as on the cards */
+.st-key-pick_h button, .st-key-pick_d button { color: #c62828; }
 @media (max-width: 640px) { .ssr-card { min-width: 1.9rem; font-size: .95rem; } .ssr-label { flex-basis: 3.3rem; } }
 </style>
 """

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,6 +40,9 @@ class Photo:
     width: int
     height: int
     converted_from: str | None = None
+    #: The photo upright (EXIF orientation applied) as RGB, decoded once here: the photo reader and the
+    #: page use it instead of decoding ``data`` again (what vision.image_io.read_image would give, in RGB).
+    pixels: NDArray[np.uint8] | None = field(default=None, repr=False, compare=False)
 
 
 def is_heif(data: bytes) -> bool:
@@ -91,6 +95,7 @@ def load_photo(data: bytes) -> Photo:
                 check_size(image.size, "the image")  # a strip of 1 x 5000 px
                 image_format = image.format or ""
                 image.load()  # decodes everything: a truncated file fails here, not later
+                pixels = np.asarray(to_rgb8(ImageOps.exif_transpose(image)), dtype=np.uint8)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise InputError(f"the image is too large; the referee reads up to {MAX_PIXELS // 1_000_000} "
                          "megapixels") from None
@@ -105,12 +110,50 @@ def load_photo(data: bytes) -> Photo:
             out = io.BytesIO()
             to_rgb8(ImageOps.exif_transpose(image)).save(out, format="PNG")
         data, mime, converted_from = out.getvalue(), "image/png", image_format or "image"
-    return Photo(data=data, mime=mime, width=width, height=height, converted_from=converted_from)
+    return Photo(data=data, mime=mime, width=width, height=height, converted_from=converted_from, pixels=pixels)
 
 
-def to_rgb(data: bytes, *, max_side: int = 1600) -> NDArray[np.uint8]:
-    """The photo upright (EXIF orientation applied) as an RGB array, scaled down for display."""
-    with Image.open(io.BytesIO(data)) as image:
-        upright = to_rgb8(ImageOps.exif_transpose(image))
+def to_rgb(data: bytes | NDArray[np.uint8], *, max_side: int = 1600) -> NDArray[np.uint8]:
+    """The photo upright (EXIF orientation applied) as an RGB array, scaled down for display
+    (``data``: the file, or :attr:`Photo.pixels`)."""
+    if isinstance(data, np.ndarray):
+        upright = Image.fromarray(data)
+    else:
+        with Image.open(io.BytesIO(data)) as image:
+            upright = to_rgb8(ImageOps.exif_transpose(image))
     upright.thumbnail((max_side, max_side))
     return np.asarray(upright, dtype=np.uint8)
+
+
+#: Widest image the page shows without Streamlit scaling (and re-encoding) it on every rerun
+#: (streamlit.elements.lib.image_utils.MAXIMUM_CONTENT_WIDTH).
+PAGE_IMAGE_WIDTH = 1460
+
+
+def jpeg_bytes(rgb: NDArray[np.uint8], *, max_width: int | None = PAGE_IMAGE_WIDTH, quality: int = 85) -> bytes:
+    """An RGB image as JPEG, scaled to at most ``max_width`` wide: encoded once, so each rerun of the
+    page sends these bytes as they are instead of encoding an array again."""
+    image = Image.fromarray(np.ascontiguousarray(rgb))
+    if max_width is not None and image.width > max_width:
+        image = image.resize((max_width, round(image.height * max_width / image.width)), Image.Resampling.BILINEAR)
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=quality)
+    return out.getvalue()
+
+
+def display_jpeg(bgr: NDArray[np.uint8], *, max_width: int | None = PAGE_IMAGE_WIDTH, quality: int = 85) -> bytes:
+    """The photo reader's BGR image (e.g. the annotated photo) as the page shows it. OpenCV (there
+    whenever the photo reader is) scales and encodes BGR as it is: on a 12 MP photo about half the
+    time of flipping it to RGB for Pillow first (benchmarks/bench_app_photo.py)."""
+    try:
+        import cv2
+    except ImportError:  # pragma: no cover - the photo reader needs OpenCV
+        return jpeg_bytes(bgr[:, :, ::-1], max_width=max_width, quality=quality)
+    height, width = bgr.shape[:2]
+    shown: NDArray[Any] = bgr
+    if max_width is not None and width > max_width:
+        shown = cv2.resize(bgr, (max_width, round(height * max_width / width)), interpolation=cv2.INTER_LINEAR)
+    ok, encoded = cv2.imencode(".jpg", shown, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:  # pragma: no cover - a uint8 BGR image always encodes
+        return jpeg_bytes(bgr[:, :, ::-1], max_width=None, quality=quality)
+    return bytes(encoded.tobytes())

@@ -18,6 +18,8 @@ import streamlit as st
 from app_pages import storage_faults
 from app_pages.glyphs import CSS
 from app_pages.i18n import LANGUAGES, Language
+from app_pages.seating import Seating, from_round
+from app_pages.words import tr
 from referee.errors import InputError
 from referee.ruleset import PRESET_NAMES, Ruleset, load_ruleset, ruleset_text
 from referee.safe_input import MAX_RULES_BYTES  # the same limit as the command line's
@@ -46,7 +48,8 @@ def init() -> None:
         "min_confidence": DEFAULT_CONFIDENCE,
         "db_location": default_location(),
         "session_id": None,
-        "seat_names": {},
+        "seat_names": {},  # app_pages.seating.Seating: who sits where at this table
+        "bankers": {},  # session id (or "none") -> the banker last chosen there
     }
     for key, value in defaults.items():
         if key not in st.session_state:
@@ -72,6 +75,8 @@ def _apply_pending() -> None:
     # are applied on the next run, before the widgets exist.
     for key, value in st.session_state.pop("pending_settings", {}).items():
         st.session_state[key] = value
+    for key in st.session_state.pop("pending_drop", []):
+        st.session_state.pop(key, None)
 
 
 def style() -> None:
@@ -145,27 +150,58 @@ def current_session() -> SessionRecord | None:
     return None
 
 
-def open_session(session: SessionRecord) -> None:
-    """Make ``session`` current: its ruleset becomes the settings' ruleset, its players the seat names."""
+SESSION_WIDGETS = ("camera_side", "score_banker_choice", *(f"who_{p}" for p in ("bottom", "right", "top", "left")),
+                   *(f"who_{p}_name" for p in ("bottom", "right", "top", "left")))
+
+
+def open_session(session: SessionRecord, seating: Seating | None = None) -> None:
+    """Make ``session`` current on every page: its ruleset becomes the settings' ruleset, and its
+    people sit where they sat in its last round (or ``seating``, when a table being scored starts it)."""
     pending: dict[str, Any] = {"session_id": session.id}
     if session.ruleset in PRESET_NAMES and session.ruleset_toml == ruleset_text(session.ruleset):
         pending["rules_choice"] = session.ruleset
     else:
         pending["house_rules"] = (f"session {session.id} rules", session.ruleset_toml)
         pending["rules_choice"] = HOUSE
-    seats = ("bottom", "right", "top", "left")
-    pending["seat_names"] = dict(zip(seats, session.players, strict=False))
+    rounds = db().rounds(session.id)
+    last = rounds[-1] if rounds else None
+    pending["seat_names"] = dict(seating) if seating is not None else from_round(last.seating if last else None,
+                                                                                  session.players)
+    bankers = dict(st.session_state.get("bankers") or {})
+    if last is not None and last.banker and str(session.id) not in bankers:
+        bankers[str(session.id)] = last.banker
+    pending["bankers"] = bankers
     st.session_state["pending_settings"] = pending
+    if seating is None:  # the seats' pickers start again from the session's places
+        st.session_state["pending_drop"] = list(SESSION_WIDGETS)
     st.session_state["session_id"] = session.id
 
 
-def new_session(*, date: dt.date, place: str, players: list[str]) -> SessionRecord:
+def new_session(*, date: dt.date, place: str, players: list[str], seating: Seating | None = None) -> SessionRecord:
     choice = current_rules()
     session_id = db().create_session(date=date.isoformat(), place=place, players=players, ruleset=choice.name,
                                      ruleset_toml=choice.toml)
     session = db().session(session_id)
-    open_session(session)
+    open_session(session, seating)
     return session
+
+
+def session_players() -> list[str]:
+    """The people of the open session (none without one)."""
+    session = current_session()
+    return list(session.players) if session is not None else []
+
+
+def banker_memory() -> str | None:
+    """The banker last chosen in the open session (or with no session open)."""
+    value = (st.session_state.get("bankers") or {}).get(str(st.session_state.get("session_id") or "none"))
+    return str(value) if value else None
+
+
+def remember_banker(name: str) -> None:
+    bankers = dict(st.session_state.get("bankers") or {})
+    bankers[str(st.session_state.get("session_id") or "none")] = name
+    st.session_state["bankers"] = bankers
 
 
 def page_start(title: str) -> RulesChoice | None:
@@ -177,7 +213,7 @@ def page_start(title: str) -> RulesChoice | None:
     try:
         return current_rules()
     except InputError as err:
-        st.error(f"The ruleset could not be loaded: {err}")
+        st.error(tr(f"The ruleset could not be loaded: {err}", f"规则无法载入：{err}", language()))
         return None
 
 
@@ -186,41 +222,56 @@ def session_banner() -> None:
     with storage_faults.reported("open the database") as fault:  # said at once, not at the first save
         db()
     session = None if fault.failed else current_session()
+    lang = language()
     choice_name = str(st.session_state["rules_choice"])
-    rules_label = choice_name if choice_name != HOUSE else "house rules"
+    rules_label = choice_name if choice_name != HOUSE else tr("house rules", "自定规则", lang)
     if session is None:
-        st.caption(f"Rules: **{rules_label}** · no session open (start one on the History page to save rounds)")
+        st.caption(tr(f"Rules: **{rules_label}** · no session open (start one on the History page to save rounds)",
+                      f"规则：**{rules_label}** · 未开场次（在记录页开一场即可保存每局）", lang))
     else:
-        st.caption(f"Session: **{session.title()}** · rules in force: **{rules_label}**")
+        st.caption(tr(f"Session: **{session.title()}** · rules in force: **{rules_label}**",
+                      f"场次：**{session.title()}** · 现用规则：**{rules_label}**", lang))
 
 
 def sidebar() -> None:
     """The settings panel, on every page."""
+    lang = language()
     with st.sidebar:
-        st.header("Settings")
+        st.header(tr("Settings", "设置", lang))
         options = [*PRESET_NAMES, HOUSE]
-        st.selectbox("Ruleset", options, key="rules_choice",
-                     help="The five presets of the rule book, or your own house-rules TOML file.")
+        st.selectbox(tr("Ruleset", "规则", lang), options, key="rules_choice",
+                     help=tr("The five presets of the rule book, or your own house-rules TOML file.",
+                             "规则书的五种预设，或你自己的规则文件（TOML）。", lang))
         if st.session_state["rules_choice"] == HOUSE:
-            upload = st.file_uploader("House rules (.toml)", type=["toml"], key="house_upload",
+            upload = st.file_uploader(tr("House rules (.toml)", "自定规则（.toml）", lang), type=["toml"],
+                                      key="house_upload",
                                       help="Start from a preset: `referee rules classic > house.toml`, then edit.")
             if upload is not None:
                 check_house_rules(upload.name, upload.getvalue())
             house = st.session_state.get("house_rules")
             if house is None:
-                st.info("Upload a rules file; until then the classic preset is used.")
+                st.info(tr("Upload a rules file; until then the classic preset is used.",
+                           "请上传规则文件；在此之前按 classic 预设计分。", lang))
             else:
-                st.caption(f"Using {house[0]}")
+                st.caption(tr(f"Using {house[0]}", f"使用 {house[0]}", lang))
         labels = list(LANGUAGES.values())
-        picked = st.radio("Card and hand names", labels, index=list(LANGUAGES).index(language()),
-                          key="language_label", horizontal=True)
+        picked = st.radio(tr("Language", "语言", lang), labels, index=list(LANGUAGES).index(lang),
+                          key="language_label", horizontal=True, on_change=_language_picked)
         st.session_state["language"] = next(k for k, v in LANGUAGES.items() if v == picked)
-        st.slider("Photo: lowest card confidence", 0.05, 0.95, step=0.05, key="min_confidence",
-                  help="Cards read with less confidence than this are flagged for you to check.")
-        with st.expander("Storage"):
-            st.caption(f"Database: `{st.session_state['db_location']}`")
-            st.caption(f"Set the {'SHISANSHUI_DB'} environment variable to a file path or a PostgreSQL URL "
-                       "to use another database.")
+        st.slider(tr("Photo: lowest card confidence", "照片：最低识别置信度", lang), 0.05, 0.95, step=0.05,
+                  key="min_confidence", help=tr("Cards read with less confidence than this are flagged for you "
+                                                "to check.", "置信度低于此值的牌会被标出，请核对。", lang))
+        with st.expander(tr("Storage", "存储", lang)):
+            st.caption(tr("Database", "数据库", lang) + f": `{st.session_state['db_location']}`")
+            st.caption(tr("Set the SHISANSHUI_DB environment variable to a file path or a PostgreSQL URL "
+                          "to use another database.", "设置环境变量 SHISANSHUI_DB（文件路径或 PostgreSQL 网址）"
+                          "可换用其他数据库。", lang))
+
+
+def _language_picked() -> None:
+    # Before the run: every word of it (the page names in the menu included) is in the new language.
+    picked = st.session_state.get("language_label")
+    st.session_state["language"] = next((k for k, v in LANGUAGES.items() if v == picked), "both")
 
 
 def check_house_rules(file_name: str, data: bytes) -> bool:

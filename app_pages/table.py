@@ -32,13 +32,13 @@ def seat_entry(seat: str, name: str, head: str = "", middle: str = "", tail: str
     return {"seat": seat, "name": name, "head": head, "middle": middle, "tail": tail}
 
 
-def blank_table(players: int, names: Mapping[str, str] | None = None) -> list[Seat]:
-    """Empty rows for typing a round in by hand."""
+def blank_table(players: int, names: Mapping[str, str | None] | None = None) -> list[Seat]:
+    """Empty rows for typing a round in by hand, named as the seats are known (no placeholder names)."""
     names = names or {}
-    return [seat_entry(s, names.get(s, f"Player {i + 1}")) for i, s in enumerate(DEFAULT_SEATS[:players])]
+    return [seat_entry(s, names.get(s) or "") for s in DEFAULT_SEATS[:players]]
 
 
-def seats_from_reading(reading: Mapping[str, Any], names: Mapping[str, str], rules: Ruleset) -> tuple[list[Seat],
+def seats_from_reading(reading: Mapping[str, Any], names: Mapping[str, str | None], rules: Ruleset) -> tuple[list[Seat],
                                                                                                       list[str]]:
     """The seats of a ``PhotoReading.to_json()`` as editable rows, and notes for the user.
 
@@ -50,16 +50,17 @@ def seats_from_reading(reading: Mapping[str, Any], names: Mapping[str, str], rul
     notes: list[str] = []
     for i, raw in enumerate(reading.get("seats", [])):
         seat = str(raw.get("seat") or DEFAULT_SEATS[i % len(DEFAULT_SEATS)])
-        name = names.get(seat, f"Player {i + 1}")
+        name = names.get(seat) or ""
+        who = name or f"the {seat} seat"
         played_as = raw.get("played_as")
         if played_as:  # a free shape the photo reader already laid out as its special
             seats.append(seat_entry(seat, name, *(" ".join(played_as.get(r) or []) for r in ROW_NAMES)))
-            notes.append(f"{name} ({seat}): cards laid out without rows (a special hand); "
+            notes.append(f"{who}: cards laid out without rows (a special hand); "
                          "rows shown as the special is played")
         elif raw.get("shape") == "free" or raw.get("head") is None:
             rows, note = _arrange_free(list(raw.get("cards") or []), rules)
             if note:
-                notes.append(f"{name} ({seat}): {note}")
+                notes.append(f"{who}: {note}")
             seats.append(seat_entry(seat, name, *rows))
         else:
             seats.append(seat_entry(seat, name, *(" ".join(raw.get(r) or []) for r in ROW_NAMES)))
@@ -75,7 +76,7 @@ def _unread_note(raw_seats: Sequence[Mapping[str, Any]], seats: list[Seat]) -> s
     for raw, seat in zip(raw_seats, seats, strict=True):
         n = len(raw.get("cards") or []) or sum(len(raw.get(r) or []) for r in ROW_NAMES)
         if n < HAND_SIZE:
-            short.append((seat["name"], HAND_SIZE - n))
+            short.append((seat["name"] or seat["seat"], HAND_SIZE - n))
     if not short:
         return ""
     total = sum(k for _, k in short)

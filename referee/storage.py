@@ -68,6 +68,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "UPDATE sessions SET rounds_numbered ="
         " (SELECT COALESCE(MAX(r.number), 0) FROM rounds r WHERE r.session_id = sessions.id)",
     ),
+    (
+        # Who sat where: {seat: player} for the round's players (seats as the photo names them).
+        # Rounds saved before are left NULL: where their players sat was not recorded.
+        "ALTER TABLE rounds ADD COLUMN seating TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -132,6 +137,7 @@ class RoundRecord:
     corrections: list[dict[str, Any]]  # what the user changed before scoring
     settlement: dict[str, Any]  # Settlement.to_json()
     scores: dict[str, int] = field(default_factory=dict)
+    seating: dict[str, str] = field(default_factory=dict)  # seat -> player ({} when not recorded)
 
 
 # ------------------------------------------------------------------ engines
@@ -346,9 +352,11 @@ class Database:
     def save_round(self, session_id: int, *, hands: Mapping[str, Any], settlement: Mapping[str, Any],
                    ruleset: str, ruleset_toml: str, photo: bytes | None = None, photo_mime: str = "image/jpeg",
                    detections: Mapping[str, Any] | None = None,
-                   corrections: Sequence[Mapping[str, Any]] = ()) -> int:
-        """Store one scored round as the session's next round; returns its id. All or nothing."""
+                   corrections: Sequence[Mapping[str, Any]] = (), seating: Mapping[str, str] | None = None) -> int:
+        """Store one scored round as the session's next round; returns its id. All or nothing.
+        ``seating``: which player sat at which seat of the photo (``{"bottom": "Ann", ...}``)."""
         scores = _scores_of(settlement)
+        seats = _seating_of(seating, scores)
         now = _now()
         with self._tx(write=True) as run:
             row = run("SELECT rounds_numbered FROM sessions WHERE id = ?", session_id).fetchone()
@@ -364,11 +372,11 @@ class Database:
             rules_hash = self._put_ruleset(run, ruleset, ruleset_toml)
             run("UPDATE sessions SET rounds_numbered = ? WHERE id = ?", number, session_id)
             row = run("INSERT INTO rounds (session_id, number, created_at, updated_at, ruleset_sha256, photo_sha256,"
-                      " banker, hands, detections, corrections, settlement) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                      " banker, hands, detections, corrections, settlement, seating) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                       session_id, number, now, now, rules_hash, photo_hash, hands.get("banker"), _dump(hands),
                       None if detections is None else _dump(detections), _dump(list(corrections)),
-                      _dump(settlement)).fetchone()
+                      _dump(settlement), None if seats is None else _dump(seats)).fetchone()
             round_id = int(row[0])
             self.on_step("round")
             self._put_scores(run, round_id, scores)
@@ -377,21 +385,71 @@ class Database:
             return round_id
 
     def update_round(self, round_id: int, *, hands: Mapping[str, Any], settlement: Mapping[str, Any],
-                     corrections: Sequence[Mapping[str, Any]] | None = None) -> None:
-        """Replace a round's rows and scores (an edit after the fact). All or nothing."""
+                     corrections: Sequence[Mapping[str, Any]] | None = None,
+                     seating: Mapping[str, str] | None = None) -> None:
+        """Replace a round's rows and scores (an edit after the fact; the players' names and seats
+        too: ``seating`` None keeps the seats recorded, renamed as ``hands`` renames). All or nothing."""
         scores = _scores_of(settlement)
+        new_seats = _seating_of(seating, scores)
         with self._tx(write=True) as run:
-            row = run("SELECT session_id, corrections FROM rounds WHERE id = ?", round_id).fetchone()
+            row = run("SELECT session_id, corrections, seating, hands FROM rounds WHERE id = ?", round_id).fetchone()
             if row is None:
                 raise InputError(f"no round {round_id}")
             kept = json.loads(row[1]) if corrections is None else list(corrections)
-            run("UPDATE rounds SET hands = ?, banker = ?, settlement = ?, corrections = ?, updated_at = ? "
-                "WHERE id = ?", _dump(hands), hands.get("banker"), _dump(settlement), _dump(kept), _now(), round_id)
+            if new_seats is None and row[2] is not None:  # the same seats, each under its player's new name
+                old_names = [p["name"] for p in json.loads(row[3]).get("players", [])]
+                new_names = [p["name"] for p in hands.get("players", [])]
+                renamed = dict(zip(old_names, new_names, strict=False))
+                new_seats = {seat: renamed.get(who, who) for seat, who in json.loads(row[2]).items()
+                             if renamed.get(who, who) in scores}
+            run("UPDATE rounds SET hands = ?, banker = ?, settlement = ?, corrections = ?, updated_at = ?, "
+                "seating = ? WHERE id = ?", _dump(hands), hands.get("banker"), _dump(settlement), _dump(kept), _now(),
+                None if new_seats is None else _dump(new_seats), round_id)
             self.on_step("round")
             run("DELETE FROM scores WHERE round_id = ?", round_id)
             self._put_scores(run, round_id, scores)
             self.on_step("scores")
             self._add_players(run, int(row[0]), list(scores))
+
+    def rename_player(self, session_id: int, old: str, new: str) -> None:
+        """Call ``old`` ``new`` everywhere in a session: its players, every round's rows, seats, banker,
+        settlement and scores, so the totals follow. When ``new`` is already a player of the session the
+        two are one person (a seat saved under the wrong name); refused where both played one round.
+        All or nothing."""
+        new = new.strip()
+        if not new:
+            raise InputError("give the player's new name")
+        with self._tx(write=True) as run:
+            row = run("SELECT players FROM sessions WHERE id = ?", session_id).fetchone()
+            if row is None:
+                raise InputError(f"no session {session_id}")
+            players: list[str] = json.loads(row[0])
+            if old not in players:
+                raise InputError(f"{old!r} is not a player of session {session_id}")
+            rounds = run("SELECT id, number, hands, settlement, seating, banker FROM rounds WHERE session_id = ?",
+                         session_id).fetchall()
+            for round_id, number, hands_text, settlement_text, seating_text, banker in rounds:
+                hands = json.loads(hands_text)
+                names = [p["name"] for p in hands.get("players", [])]
+                if old not in names:
+                    continue
+                if new in names:
+                    raise InputError(f"{old} and {new} both played round {number}: they are two players")
+                settlement = _renamed_settlement(json.loads(settlement_text), old, new)
+                for player in hands.get("players", []):
+                    if player["name"] == old:
+                        player["name"] = new
+                if hands.get("banker") == old:
+                    hands["banker"] = new
+                seating = None if seating_text is None else {seat: new if who == old else who
+                                                             for seat, who in json.loads(seating_text).items()}
+                run("UPDATE rounds SET hands = ?, settlement = ?, seating = ?, banker = ?, updated_at = ? "
+                    "WHERE id = ?", _dump(hands), _dump(settlement), None if seating is None else _dump(seating),
+                    new if banker == old else banker, _now(), round_id)
+                run("UPDATE scores SET player = ? WHERE round_id = ? AND player = ?", new, round_id, old)
+            merged = [new if p == old else p for p in players]
+            run("UPDATE sessions SET players = ? WHERE id = ?", json.dumps(_clean_players(merged),
+                                                                             ensure_ascii=False), session_id)
 
     def delete_round(self, round_id: int) -> None:
         """Delete a round (its photo stays while another round uses it)."""
@@ -421,7 +479,7 @@ class Database:
                 json.dumps(players + missing, ensure_ascii=False), session_id)
 
     _ROUND_COLUMNS = ("SELECT r.id, r.session_id, r.number, r.created_at, r.updated_at, s.name, s.toml,"
-                      " r.photo_sha256, r.banker, r.hands, r.detections, r.corrections, r.settlement "
+                      " r.photo_sha256, r.banker, r.hands, r.detections, r.corrections, r.settlement, r.seating "
                       "FROM rounds r JOIN rulesets s ON s.sha256 = r.ruleset_sha256")
 
     def rounds(self, session_id: int) -> list[RoundRecord]:
@@ -451,7 +509,8 @@ class Database:
         return RoundRecord(id=int(row[0]), session_id=int(row[1]), number=int(row[2]), created_at=row[3],
                            updated_at=row[4], ruleset=row[5], ruleset_toml=row[6], photo_sha256=row[7],
                            banker=row[8], hands=hands, detections=None if row[10] is None else json.loads(row[10]),
-                           corrections=json.loads(row[11]), settlement=json.loads(row[12]), scores=ordered)
+                           corrections=json.loads(row[11]), settlement=json.loads(row[12]), scores=ordered,
+                           seating={} if row[13] is None else json.loads(row[13]))
 
     def photo(self, digest: str) -> tuple[bytes, str] | None:
         """A stored photo's bytes and MIME type."""
@@ -498,7 +557,8 @@ class Database:
             "rounds": [
                 {"number": r.number, "created_at": r.created_at, "updated_at": r.updated_at, "ruleset": r.ruleset,
                  "banker": r.banker, "photo_sha256": r.photo_sha256, "round": r.hands, "scores": r.scores,
-                 "settlement": r.settlement, "corrections": r.corrections, "detections": r.detections}
+                 "settlement": r.settlement, "corrections": r.corrections, "detections": r.detections,
+                 "seating": r.seating}
                 for r in self.rounds(session_id)
             ],
             "totals": self.totals(session_id),
@@ -536,6 +596,33 @@ def _clean_players(players: Sequence[str]) -> list[str]:
         if name and name not in names:
             names.append(name)
     return names
+
+
+def _seating_of(seating: Mapping[str, str] | None, scores: Mapping[str, int]) -> dict[str, str] | None:
+    """A round's seats, checked: each of its players at most once, no one who did not play."""
+    if seating is None:
+        return None
+    seats = {str(seat): str(who) for seat, who in seating.items()}
+    strangers = sorted(set(seats.values()) - set(scores))
+    if strangers:
+        raise InputError(f"the seating names {', '.join(strangers)}, who did not play this round")
+    if len(set(seats.values())) != len(seats):
+        raise InputError("the seating puts one player at two seats")
+    return seats
+
+
+def _renamed_settlement(settlement: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A Settlement.to_json() with one player's name changed wherever it names them."""
+    def swap(value: Any) -> Any:
+        return new if value == old else value
+
+    def named(item: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+        return {k: swap(v) if k in keys else v for k, v in item.items()}
+
+    out = named(settlement, ("banker",))
+    out["players"] = [named(p, ("name",)) for p in settlement.get("players", [])]
+    out["pairs"] = [named(p, ("a", "b", "special_winner")) for p in settlement.get("pairs", [])]
+    return out
 
 
 def _stored_score(value: Any) -> int:

@@ -17,7 +17,8 @@ ANN = seat_entry("bottom", "Ann", "Qs Qh Qd", "9h 9d 9c 9s Kd", "2s 3s 4s 5s 6s"
 BOB = seat_entry("top", "Bob", "Ah Kc 3d", "Jh Jd 7c 8c 4h", "Th Td Tc 2d 3h")
 
 
-@pytest.mark.parametrize("module", ["app_pages.glyphs", "app_pages.i18n", "app_pages.images", "app_pages.table"])
+@pytest.mark.parametrize("module", ["app_pages.glyphs", "app_pages.i18n", "app_pages.images", "app_pages.table",
+                                    "app_pages.seating", "app_pages.words", "app_pages.show"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0
@@ -72,12 +73,12 @@ def test_seats_from_reading_rows_free_shapes_and_names() -> None:
     ]}
     seats, notes = seats_from_reading(reading, {"bottom": "Ann"}, rules)
     assert seats[0] == dict(ANN, middle="9h 9d 9c 9s Kd")
-    assert seats[1]["name"] == "Player 2"
+    assert seats[1]["name"] == ""  # no placeholder name: the page asks who sits there
     top_cards = sorted(" ".join(seats[1][r] for r in ("head", "middle", "tail")).split())
     assert top_cards == sorted(reading["seats"][1]["cards"])  # a dragon, laid out in rows by the solver
     assert "dragon" in notes[0]
     assert seats[2]["tail"] == "As Ks" and "put them into rows" in notes[1]
-    assert notes[2].startswith("11 cards not read (Player 3 11): type them into the rows, or take the photo again")
+    assert notes[2].startswith("11 cards not read (left 11): type them into the rows, or take the photo again")
 
 
 def test_no_unread_note_when_every_hand_is_complete() -> None:
