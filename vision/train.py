@@ -931,7 +931,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13 (its later "
                          "phases; cls13 on real photos too), det (index finder), det2, det4, det6 (its fine-tuning "
                          "phases); det3 (turned tiles), det5, det7, cls6 (with the foreign-letter decks' number "
-                         "cards), cls7 (with small scenes), cls10, cls11 (the former second reader) and cls12 on request")
+                         "cards), cls7 (with small scenes), cls10, cls11 (the former second reader), cls12 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
