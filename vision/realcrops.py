@@ -6,7 +6,7 @@ only the turn is asked). Every labelled index gives ``variants`` crops: around i
 where stage 1 located it, around the detector's own box (what the reader sees at run time), each with
 its own shift and scale. Background (``zz_bg``): boxes of an index's size away from every labelled
 index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
-a share of upside-down indices. Layout as ``vision.train.build_crops``: ``OUT/<split>/<class>/*.jpg``.
+a share of upside-down indices. Layout as ``vision.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.
 
     python -m vision.realcrops --split train --out datasets/generated/real/crops_real
 """

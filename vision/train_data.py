@@ -1,0 +1,251 @@
+"""The training data, made from ``datasets.synth`` scenes: the scene sets the phases draw on, stage 1's
+tiles (one YOLO box per visible corner index), stage 2's crops (52 card classes and ``zz_bg``), and the
+hook that adds crops of real photos (``vision.realcrops``). Each builder skips what is already made."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.cards import DECK
+
+from .tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright_turns
+from .train_env import ROOT, log
+
+DET_TILE = 256
+FOREIGN_TIERS = "B,C"  # decks with foreign index letters (datasets.decks): det4 tiles, cls6 number cards only
+SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synth --size)
+
+
+# --------------------------------------------------------------------------- scenes
+
+def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
+                  size: int | str = 1600, tiers: str | None = None, fonts: bool = False) -> None:
+    have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
+    if have >= n:
+        log(f"scenes/{split}: {have} present")
+        return
+    log(f"scenes/{split}: generating {n - have} (from {have})")
+    cmd = [sys.executable, "-m", "datasets.synth", "--n", str(n - have), "--start", str(have), "--out", str(scenes),
+           "--seed", str(seed), "--split", split, "--workers", str(workers), "--size", str(size)]
+    if test_deck:
+        cmd.append("--test-deck")
+    if tiers:
+        cmd += ["--tiers", tiers]
+    if fonts:
+        cmd.append("--font-decks")
+    if subprocess.run(cmd, cwd=ROOT).returncode:
+        raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
+
+
+def scene_items(scenes: Path, split: str, limit: int | None = None) -> list[tuple[Path, dict[str, Any]]]:
+    files = sorted((scenes / "truth" / split).glob("*.json"))[:limit]
+    out = []
+    for f in files:
+        truth = json.loads(f.read_text())
+        out.append((scenes / truth["image"], truth))
+    return out
+
+
+# --------------------------------------------------------------------------- stage 1 data
+
+def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, limit: int | None = None,
+                tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5), tag: str = "") -> int:
+    """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class).
+
+    ``tag`` names a second set of scenes added to the same tiles (its own done-marker)."""
+    img_dir, lab_dir = out / "images" / split, out / "labels" / split
+    done = out / f".done_{split}{tag}"
+    if done.exists():
+        return int(done.read_text())
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lab_dir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    count = 0
+    items = scene_items(scenes, split, limit)
+    for n, (path, truth) in enumerate(items):
+        image = cv2.imread(str(path))
+        if image is None:
+            continue
+        boxes = np.array([ix["box"] for c in truth["cards"] for ix in c["index"] if ix["visible"]],
+                         dtype=np.float64).reshape(-1, 4)
+        h, w = image.shape[:2]
+        for k in range(per_scene):
+            s = math.exp(rng.uniform(math.log(scale_range[0]), math.log(scale_range[1])))
+            side = tile / s
+            if len(boxes) and rng.random() < 0.8:
+                b = boxes[rng.integers(len(boxes))]
+                cx = (b[0] + b[2]) / 2 + rng.uniform(-0.45, 0.45) * side
+                cy = (b[1] + b[3]) / 2 + rng.uniform(-0.45, 0.45) * side
+            else:
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            x0, y0 = cx - side / 2, cy - side / 2
+            m = np.array([[s, 0, -s * x0], [0, s, -s * y0]])
+            interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+            crop = cv2.warpAffine(image, m, (tile, tile), flags=interp, borderMode=cv2.BORDER_CONSTANT,
+                                  borderValue=(114, 114, 114))
+            lines = []
+            for b in boxes:
+                tb = (b - [x0, y0, x0, y0]) * s
+                cb = np.clip(tb, 0, tile)
+                area = (tb[2] - tb[0]) * (tb[3] - tb[1])
+                carea = max(cb[2] - cb[0], 0) * max(cb[3] - cb[1], 0)
+                if area <= 0 or carea < 0.55 * area or min(cb[2] - cb[0], cb[3] - cb[1]) < 3:
+                    continue
+                lines.append(f"0 {(cb[0] + cb[2]) / 2 / tile:.6f} {(cb[1] + cb[3]) / 2 / tile:.6f} "
+                             f"{(cb[2] - cb[0]) / tile:.6f} {(cb[3] - cb[1]) / tile:.6f}")
+            name = f"{path.stem}_t{k}"
+            cv2.imwrite(str(img_dir / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (lab_dir / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
+            count += 1
+        if (n + 1) % 50 == 0 or n + 1 == len(items):
+            log(f"tiles/{split}: {n + 1}/{len(items)} scenes, {count} tiles")
+    (out / "data.yaml").write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: index\n")
+    done.write_text(str(count))
+    return count
+
+
+# --------------------------------------------------------------------------- stage 2 data
+
+def class_dirs(out: Path, split: str) -> dict[str, Path]:
+    names = [str(c) for c in DECK] + [BG_CLASS]
+    dirs = {n: out / split / n for n in names}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None, bg_per_scene: int = 12,
+                flip_bg: float = 0.08, ranks: str | None = None) -> int:
+    """Upright-turned crops of every visible index (52 classes) and background crops (``zz_bg``).
+
+    ``ranks``: only the indices of cards of these ranks (``"23456789T"``: the foreign-letter
+    decks' number cards, whose indices read as ours; their courts and aces are left out,
+    neither cards nor background)."""
+    done = out / f".done_{split}"
+    if done.exists():
+        return int(done.read_text())
+    dirs = class_dirs(out, split)
+    rng = np.random.default_rng(seed)
+    count = 0
+    items = scene_items(scenes, split, limit)
+    for n, (path, truth) in enumerate(items):
+        raw = cv2.imread(str(path))
+        if raw is None:
+            continue
+        image = np.asarray(raw, np.uint8)
+        h, w = image.shape[:2]
+        centres, sizes = [], []
+        for c in truth["cards"]:
+            for j, ix in enumerate(c["index"]):
+                x1, y1, x2, y2 = ix["box"]
+                q = np.asarray(ix["quad"])
+                centres.append(q.mean(axis=0))
+                sizes.append(max(q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()))
+                if not ix["visible"] or (ranks is not None and c["card"][0] not in ranks):
+                    continue
+                jit = (rng.normal(0, 0.04), rng.normal(0, 0.04), rng.uniform(0.9, 1.15))
+                crop = crop_square(image, (x1, y1, x2, y2), jitter=jit)
+                k = upright_turns(glyph_up_from_quad(ix["quad"], ix["corner"]))
+                up = np.ascontiguousarray(np.rot90(crop, k))
+                name = f"{path.stem}_{c['card']}{j}.jpg"
+                cv2.imwrite(str(dirs[c["card"]] / name), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                count += 1
+                if rng.random() < flip_bg:  # upside down is not a card: teaches 6/9 and the turn choice
+                    cv2.imwrite(str(dirs[BG_CLASS] / f"r{name}"), np.ascontiguousarray(np.rot90(up, 2)))
+                    count += 1
+        if not sizes:
+            continue
+        cen = np.array(centres)
+        card_quads = [np.asarray(c["corners"]) for c in truth["cards"]]
+        others = [np.asarray(d["corners"]) for d in truth.get("distractors", []) if "corners" in d]
+        made = tries = 0
+        while made < bg_per_scene and tries < bg_per_scene * 20:
+            tries += 1
+            size = float(sizes[rng.integers(len(sizes))]) * rng.uniform(0.7, 1.6)
+            r = rng.random()
+            if r < 0.45 and card_quads:      # somewhere on a card face (pips, court art, edges)
+                q = card_quads[rng.integers(len(card_quads))]
+                a, b = rng.random(2)
+                p = (1 - a) * ((1 - b) * q[0] + b * q[3]) + a * ((1 - b) * q[1] + b * q[2])
+            elif r < 0.65 and others:        # chips, backs, coins, phones
+                q = others[rng.integers(len(others))]
+                p = q.mean(axis=0) + rng.normal(0, 0.25, 2) * (q.max(axis=0) - q.min(axis=0))
+            else:
+                p = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+            d = np.linalg.norm(cen - p, axis=1)
+            if np.any(d < 0.8 * (np.array(sizes) + size) / 2 + 2):
+                continue
+            box = (p[0] - size / 2, p[1] - size / 3, p[0] + size / 2, p[1] + size / 3)
+            crop = np.ascontiguousarray(np.rot90(crop_square(image, box), int(rng.integers(4))))
+            cv2.imwrite(str(dirs[BG_CLASS] / f"{path.stem}_bg{made}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            made += 1
+            count += 1
+        if (n + 1) % 50 == 0 or n + 1 == len(items):
+            log(f"crops/{split}: {n + 1}/{len(items)} scenes, {count} crops")
+    for name, d in dirs.items():  # tiny runs: the image-folder loader refuses an empty class
+        if ranks is None and not any(d.iterdir()):
+            twin = next((out / "train" / name).glob("*.jpg"), None)
+            if twin is not None:
+                shutil.copy(twin, d / twin.name)
+            else:
+                cv2.imwrite(str(d / "blank.jpg"), np.full((CROP_SIZE, CROP_SIZE, 3), 128, np.uint8))
+    done.write_text(str(count))
+    return count
+
+
+def ensure_foreign_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """The scenes of the tier B/C decks (foreign index letters), for det4's tiles and cls6's crops."""
+    foreign = work / "scenes_foreign"
+    ensure_scenes(foreign, "train", args.foreign_scenes, args.seed + 20, args.test_deck, args.workers, args.size,
+                  tiers=FOREIGN_TIERS)
+    return foreign
+
+
+def ensure_small_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """Train-family scenes rendered small (``SMALL_SIZE``), for cls7's crops."""
+    small = work / "scenes_small"
+    ensure_scenes(small, "train", args.small_scenes, args.seed + 40, args.test_deck, args.workers, SMALL_SIZE)
+    return small
+
+
+def ensure_v2_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """``--v2-scenes`` train-family scenes from the generator as it frames tables now, for det7's tiles
+    and cls10's crops (the first 2,800 scenes came from an earlier framing with the camera closer)."""
+    v2 = work / "scenes_v2"
+    ensure_scenes(v2, "train", args.v2_scenes, args.seed + 80, args.test_deck, args.workers, args.size)
+    return v2
+
+
+def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",
+                       seed_offset: int = 60) -> Path:
+    """``n`` scenes of procedural font decks (``datasets.synth --font-decks``) in the folder and seed of
+    ``folder`` under ``work`` with seed ``--seed`` + ``seed_offset`` (default: ``scenes_fonts``, for det6's
+    tiles and cls8/cls9's crops)."""
+    scenes = work / folder
+    ensure_scenes(scenes, "train", n, args.seed + seed_offset, False, args.workers, args.size, fonts=True)
+    return scenes
+
+
+def ensure_real_crops(out: Path, seed: int) -> Path:
+    """Reader crops of the real photos (``vision.realcrops``): cardcounter's train split for training,
+    its val split (one crop per index) for choosing the epoch."""
+    from .realcrops import build_real_crops
+    from .realsets import cardcounter
+
+    for split, variants in (("train", 12), ("val", 1)):
+        done = out / f".done_{split}"
+        if not done.exists():
+            n = build_real_crops(cardcounter(split), out, split, variants, seed=seed)
+            done.write_text(str(n))
+        log(f"{out.name}/{split}: {done.read_text()} crops of real photos")
+    return out

@@ -1,0 +1,157 @@
+"""The training recipe as data: what each phase of the index finder (``DetPhase``) and of the reader
+(``ClsPhase``, with the font-deck scene sets it adds, ``FontScenes``) trains on and how, the tables
+``DET_PHASES`` and ``CLS_PHASES`` naming them (the ``--stages`` names), and ``READER_BUDGETS``, the
+reader's later phases' default time budgets and epochs. A new phase is a new row here."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DetPhase:
+    """One stage-1 phase: its tiles (folder, how many scenes, tile seed offset), time budget
+    (the ``--<name>-hours`` option), learning rate, rotation augmentation and starting run."""
+
+    tiles: str
+    scenes: str           # the option giving how many training scenes: "scenes" or "ft_scenes"
+    seed_offset: int
+    lr: float
+    warmup: float
+    degrees: float
+    init: str | None      # the run whose best weights it starts from (None: the model YAML)
+    scale_range: tuple[float, float] = (0.5, 2.5)   # tile zoom range (index sizes seen)
+    foreign: bool = False  # also tiles of --foreign-scenes scenes drawn from the tier B/C decks (see below)
+    fonts: bool = False    # also tiles of the --font-scenes scenes (procedural font decks)
+    v2: bool = False       # also tiles of the --v2-scenes scenes (train families, today's camera framing)
+
+
+@dataclass(frozen=True)
+class FontScenes:
+    """A set of procedural font-deck scenes a reader phase adds crops of: the crops folder, the option
+    giving how many scenes, the scenes folder and its seed (offset from ``--seed``; another seed, other decks)."""
+
+    crops: str
+    count: str
+    scenes: str = "scenes_fonts"
+    seed_offset: int = 60
+
+
+@dataclass(frozen=True)
+class ClsPhase:
+    """One stage-2 phase: its crops, epochs/budget options, learning rate, start, turn augmentation."""
+
+    crops: str
+    scenes: str           # "scenes", "ft_scenes" or "ft2_scenes"
+    seed_offset: int
+    lr: float | None      # None: --cls-lr
+    init: str | None      # the run it starts from; None: --cls-init (usually nothing)
+    max_deg: float = 12.0
+    blur_p: float = 0.3   # share of each batch blurred (shrunk and enlarged back)
+    blur_min: float = 0.35  # the strongest shrink
+    foreign: bool = False  # also the number cards of the --foreign-scenes scenes (crops_foreign)
+    small: bool = False    # also the crops of the --small-scenes scenes (crops_small): photos of fewer pixels
+    fonts: FontScenes | None = None  # also crops of procedural font decks' scenes
+    more_fonts: tuple[FontScenes, ...] = ()  # and of these further font-deck scene sets
+    motion_p: float = 0.0  # share of each batch streaked by motion blur
+    v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
+    exports_as: str = "index_cls.onnx"  # or "index_cls2.onnx": the second reader (vision.detector)
+    real: bool = False     # also crops of real photos (vision.realcrops: cardcounter's train split; its val
+    #                        split joins the validation crops and chooses the best epoch)
+    stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
+    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: vision.recover)
+
+
+DET_PHASES = {
+    "det": DetPhase("tiles", "scenes", 0, 0.002, 0.5, 0.0, None),
+    "det2": DetPhase("tiles2", "ft_scenes", 100, 0.001, 0.2, 0.0, "det"),        # more scenes
+    "det3": DetPhase("tiles2", "ft_scenes", 100, 0.0007, 0.2, 40.0, "det2"),     # turned up to 40 deg (not shipped)
+    # all 2,800 scenes plus scenes of the decks with foreign index letters (German, French,
+    # Italian, Cyrillic: an index is an index to stage 1), new tiles, smaller indices too, turned a little
+    "det4": DetPhase("tiles3", "ft2_scenes", 300, 0.0007, 0.2, 10.0, "det2", scale_range=(0.4, 2.5),
+                     foreign=True),
+    # det4 went on improving to its last (budget-cut) epoch: the same tiles again, at a lower rate (on request)
+    "det5": DetPhase("tiles3", "ft2_scenes", 300, 0.0004, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
+                     foreign=True),
+    # det4 on new tiles that add the procedural font decks' scenes: more index designs
+    "det6": DetPhase("tiles4", "ft2_scenes", 400, 0.0005, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
+                     foreign=True, fonts=True),
+    # det6 on new tiles that add train-family scenes framed as the generator frames tables now (cameras
+    # further back than for the first 2,800 scenes: cards ~25 % smaller, like the evaluation tables')
+    "det7": DetPhase("tiles5", "ft2_scenes", 500, 0.0004, 0.1, 10.0, "det6", scale_range=(0.4, 2.5),
+                     foreign=True, fonts=True, v2=True),
+}
+CLS_PHASES = {
+    "cls": ClsPhase("crops", "scenes", 0, None, None),
+    "cls2": ClsPhase("crops", "scenes", 0, 1e-3, "cls"),          # the cosine schedule again, half the rate
+    "cls3": ClsPhase("crops2", "ft_scenes", 100, 7e-4, "cls2"),   # twice the scenes
+    "cls4": ClsPhase("crops3", "ft2_scenes", 200, 5e-4, "cls3", max_deg=30.0),  # 4x; cards between quarter turns
+    # the same crops, more epochs, half of each batch blurred harder (small, soft indices)
+    "cls5": ClsPhase("crops3", "ft2_scenes", 200, 4e-4, "cls4", max_deg=30.0, blur_p=0.5, blur_min=0.22),
+    # plus the foreign-letter decks' number cards: more designs of 2-10 and of the suits
+    # (on request only: better on validation families, not on the held-out ones; see the model card)
+    "cls6": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                     foreign=True),
+    # plus crops of scenes rendered at 800-1400 px (indices of 15-45 px drawn at that size, with the
+    # JPEG and resampling of a small photo, not blurred after the fact): the reader's misses are small
+    # indices (on request only: no better than cls5 on the validation-family tables; see the model card)
+    "cls7": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.4, blur_min=0.25,
+                     small=True),
+    # plus crops of scenes whose cards are procedural decks drawn in the machine's fonts
+    # (datasets.font_decks: a new index design every 10 scenes): the reader's misses are designs it never saw
+    "cls8": ClsPhase("crops3", "ft2_scenes", 200, 3e-4, "cls5", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                     fonts=FontScenes("crops_fonts", "font_scenes")),
+    # cls8 continued, with twice the font decks (their first 1,500 scenes and 1,500 new ones; new crops)
+    "cls9": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls8", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                     fonts=FontScenes("crops_fonts2", "font_scenes2")),
+    # cls9 continued with the crops of train-family scenes framed as the generator frames tables now
+    # (cameras further back than for the first 2,800 scenes: smaller indices, like the evaluation tables')
+    "cls10": ClsPhase("crops3", "ft2_scenes", 200, 2e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      v2=True),
+    # cls9 continued with 3,000 scenes of 300 new font decks (another seed; new crops): the second reader,
+    # asked where cls9 is unsure (alone it reads no better than cls9; the two together do: model card)
+    "cls11": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),
+                      exports_as="index_cls2.onnx"),
+    # cls9 continued on both font-deck crop sets (cls9's and cls11's) with a quarter of each batch streaked by
+    # motion blur: a shaken photo's indices, which no earlier phase saw except where a scene had them
+    # (on request only: worse than cls9 on the validation tables after 1 and 2 epochs; see the model card)
+    "cls12": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts2", "font_scenes2"),
+                      more_fonts=(FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),), motion_p=0.25),
+    # cls9 (the shipped reader; models/index_cls.pt when its run is not here) continued on crops of REAL photos
+    # (cardcounter's train split, 12 crops per index) beside 300 train-family scenes and 250 new font-deck
+    # scenes, a share stretched as webcam frames stored square are; the best epoch by the mean of the
+    # synthetic and the real validation top-1 (the real photos' misreads were suits: clubs read as spades)
+    "cls13": ClsPhase("crops_r", "real_scenes", 900, 1e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      stretch_p=0.5, freeze_bn=True),
+}
+READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
+    "cls3": (1.0, 8),
+    "cls4": (0.8, 5),
+    "cls5": (1.2, 8),
+    "cls6": (0.55, 6),
+    "cls7": (1.1, 6),
+    "cls8": (1.0, 6),
+    "cls9": (0.75, 5),
+    "cls10": (0.8, 4),
+    "cls11": (0.75, 4),
+    "cls12": (0.85, 3),
+    "cls13": (1.0, 4),
+}
+
+
+def font_scenes_of(phase: DetPhase | ClsPhase) -> FontScenes | None:
+    """The font-deck scenes a phase uses, if any (an index-finder phase: the first set)."""
+    if isinstance(phase, DetPhase):
+        return FontScenes("", "font_scenes") if phase.fonts else None
+    return phase.fonts
+
+
+def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> int:
+    """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
+    ``--font-scenes2``, cls11 ``--font-scenes3``."""
+    fonts = font_scenes_of(phase)
+    return int(getattr(args, fonts.count)) if fonts is not None else 0
