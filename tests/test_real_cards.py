@@ -121,7 +121,7 @@ def _crops() -> list[tuple[str, Path]]:
 @pytest.mark.parametrize(("card", "path"), _crops(), ids=[p.stem for _, p in _crops()])
 def test_real_held_out_crop_reads_right(card: str, path: Path) -> None:
     """Index crops (upright, 64 px around the labelled box) of cardcounter's TEST split, never trained on:
-    the clubs the shipped reader used to read as spades among them."""
+    the clubs the readers shipped before ``cls13`` read as spades among them."""
     image = cv2.imread(str(path))
     assert image is not None
     det = CardDetector()
@@ -134,8 +134,9 @@ def test_real_held_out_crop_reads_right(card: str, path: Path) -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("ultralytics") is None, reason="needs the train extra (make test)")
 @pytest.mark.slow
-def test_committed_weights_are_the_shipped_reader() -> None:
-    """``models/index_cls.pt`` (where a next training phase starts) computes what ``index_cls.onnx`` does, and
+@pytest.mark.parametrize("stem", ["index_cls", "index_cls2"])
+def test_committed_weights_are_the_shipped_readers(stem: str) -> None:
+    """``models/<reader>.pt`` (where a next training phase starts) computes what ``<reader>.onnx`` does, and
     the weights recovered from the ONNX export (``vision.recover``) do too."""
     import onnxruntime as ort
     import torch
@@ -143,19 +144,19 @@ def test_committed_weights_are_the_shipped_reader() -> None:
 
     from vision.recover import recovered_classifier
 
-    pt = MODELS / "index_cls.pt"
-    if not pt.exists():
-        pytest.skip("models/index_cls.pt not committed")
+    pt, onnx_path = MODELS / f"{stem}.pt", MODELS / f"{stem}.onnx"
+    if not pt.exists() or not onnx_path.exists():
+        pytest.skip(f"models/{stem}.pt or .onnx not committed")
     committed = torch.load(pt, weights_only=False)
     model = ClassificationModel("yolo11n-cls.yaml", nc=len(committed["names"]), verbose=False)
     model.load_state_dict(committed["model"])
     model.eval()
     model.model[-1].export = True
     x = np.random.default_rng(1).random((3, 3, CROP_SIZE, CROP_SIZE), dtype=np.float32)
-    sess = ort.InferenceSession(str(MODELS / "index_cls.onnx"), providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     want = sess.run(None, {sess.get_inputs()[0].name: x})[0]
     with torch.no_grad():
         got = model(torch.from_numpy(x)).numpy()
     assert np.allclose(got, want, atol=1e-4)
-    _recovered, names = recovered_classifier(MODELS / "index_cls.onnx")   # raises if it differs from the ONNX model
+    _recovered, names = recovered_classifier(onnx_path)   # raises if it differs from the ONNX model
     assert names == committed["names"]

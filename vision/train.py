@@ -30,12 +30,12 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    tables now, ``<work>/scenes_v2``: the first 2,800 had the camera closer) and ``cls11`` (``cls9``
    plus 3,000 scenes of 300 new font decks, ``<work>/scenes_fonts3``) on request too, and ``cls12``
    (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped). The last reader
-   phase, ``cls13`` (shipped), continues ``cls9`` on crops of REAL photos (``vision.realcrops``:
+   phase, ``cls13`` (the second reader), continues ``cls9`` on crops of REAL photos (``vision.realcrops``:
    cardcounter's train capture blocks) beside 300 train-family and 250 new font-deck scenes' crops;
    where ``cls9``'s run is not here it starts from ``models/index_cls.pt``.
    The two stages run at the same time, one core each (``--lanes 2``).
-5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls11``, on
-   request: ``models/index_cls2.onnx``, a second reader asked where the first is unsure).
+5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls13``:
+   ``models/index_cls2.onnx``, the second reader asked where the first is unsure; ``cls11`` too, on request).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
 """
@@ -157,7 +157,7 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
     val_more: list[Path] = []
     if phase.real:
-        val_more.append(ensure_real_crops(work / "crops_real", 0))
+        val_more.append(ensure_real_crops(work / "crops_real", 0, args.real_photos))
         more.append(work / "crops_real")
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     if init is not None and not init.exists() and (MODELS / f"{CLS_MODEL_STEM}.pt").exists():
@@ -203,7 +203,8 @@ def run_lanes(argv: list[str], lanes: list[list[str]], work: Path) -> None:
                          f"(see {log2})")
 
 
-def main(argv: list[str] | None = None) -> int:
+def train_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m vision.train`` (its defaults are the recipe)."""
     ap = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=ROOT / "datasets" / "generated" / "detector",
@@ -249,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="train-family scenes framed as the generator frames tables now (det7, cls10)")
     ap.add_argument("--real-scenes", type=int, default=300,
                     help="train-family scenes whose crops cls13 trains on beside the real photos' crops")
+    ap.add_argument("--real-photos", type=int, default=None,
+                    help="cls13: only the first N photos of each real split (default: all; the smoke test's few)")
     ap.add_argument("--font-scenes-r", type=int, default=250,
                     help="scenes of new procedural font decks for cls13 (<work>/scenes_fonts_r, another seed)")
     ap.add_argument("--font-scenes2", type=int, default=3000,
@@ -272,6 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lanes", type=int, choices=(1, 2), default=2,
                     help="2: train the index finder (det, det2, det4, det6) and the reader (cls..cls5, cls8, cls9) at "
                          "the same time, one core each (the recipe's ~5.1 h); 1: one stage after the other")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = train_parser()
     args = ap.parse_args(argv)
 
     work: Path = args.out

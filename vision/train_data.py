@@ -236,16 +236,19 @@ def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str
     return scenes
 
 
-def ensure_real_crops(out: Path, seed: int) -> Path:
+def ensure_real_crops(out: Path, seed: int, photos: int | None = None) -> Path:
     """Reader crops of the real photos (``vision.realcrops``): cardcounter's train split for training,
-    its val split (one crop per index) for choosing the epoch."""
+    its val split (one crop per index) for choosing the epoch; ``photos``: only the first so many of each."""
     from .realcrops import build_real_crops
-    from .realsets import cardcounter
+    from .realsets import CARDCOUNTER, cardcounter
 
+    if not (CARDCOUNTER / "images").is_dir():
+        raise SystemExit(f"the real photos {CARDCOUNTER} are not beside the checkout: phase cls13 trains on them "
+                         "(leave cls13 out of --stages to train without them)")
     for split, variants in (("train", 12), ("val", 1)):
         done = out / f".done_{split}"
         if not done.exists():
-            n = build_real_crops(cardcounter(split), out, split, variants, seed=seed)
+            n = build_real_crops(cardcounter(split)[:photos], out, split, variants, seed=seed)
             done.write_text(str(n))
         log(f"{out.name}/{split}: {done.read_text()} crops of real photos")
     return out
