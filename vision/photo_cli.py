@@ -59,6 +59,10 @@ def cmd_photo(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.rules)
     reading = read_photo(args.image, rules, banker=args.banker, force=args.force, min_confidence=args.min_confidence)
     data = reading.to_json()
+    if data["round"] is not None:  # exactly the JSON of referee score: with the Chinese names beside the keys
+        from referee.words import settlement_with_chinese
+
+        data["round"] = settlement_with_chinese(data["round"], rules)
     if args.annotate:
         from vision.annotate import draw, write_image
 
