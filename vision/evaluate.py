@@ -117,9 +117,11 @@ def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool 
     return {"scenes": len(files), "split": split, "cards_total": all_cards, "groups": table}
 
 
-def edje_items(split: str = "test") -> list[tuple[Path, list[tuple[str, tuple[float, float, float, float]]]]]:
+def edje_items(split: str = "test",
+               folder: Path = EDJE) -> list[tuple[Path, list[tuple[str, tuple[float, float, float, float]]]]]:
+    """Each photo of an edje split and its labelled cards: (rank, whole-card box)."""
     items = []
-    for xml in sorted((EDJE / "images" / split).glob("*.xml")):
+    for xml in sorted((folder / "images" / split).glob("*.xml")):
         root = ET.parse(xml).getroot()
         fn = root.findtext("filename") or ""
         img = xml.with_name(fn) if (xml.with_name(fn)).exists() else next(

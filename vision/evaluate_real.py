@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import xml.etree.ElementTree as ET
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -33,13 +32,13 @@ import cv2
 import numpy as np
 
 from .detector import MODELS, CardDetector
+from .evaluate import edje_items
 from .image_io import read_image
 from .realsets import Box, LabelledIndex, RealPhoto, yolo_photos
 from .types import MIN_CONFIDENCE, CardDetection
 
 CONFIDENCE_BUCKETS: tuple[float, ...] = (0.0, 0.55, 0.7, 0.85, 0.95, 0.99, 1.0001)
 SIZE_BUCKETS: tuple[tuple[float, float], ...] = ((0, 14), (14, 20), (20, 28), (28, 1e9))  # short side, px
-EDJE_RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
 @dataclass
@@ -179,16 +178,7 @@ def evaluate_yolo(detector: CardDetector, folder: Path, split: str | None = None
 
 def evaluate_edje(detector: CardDetector, folder: Path, floor: float = MIN_CONFIDENCE) -> SourceReport:
     report = SourceReport(f"{folder.name} (test)")
-    for xml in sorted((folder / "images" / "test").glob("*.xml")):
-        root = ET.parse(xml).getroot()
-        img = next(p for p in xml.parent.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-        boxes: list[tuple[str, Box]] = []
-        for obj in root.iter("object"):
-            b = obj.find("bndbox")
-            if b is None:
-                continue
-            x1, y1, x2, y2 = (float(b.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
-            boxes.append((EDJE_RANKS.get(obj.findtext("name") or "", "?"), (x1, y1, x2, y2)))
+    for img, boxes in edje_items("test", folder):
         det = detector.detect(read_image(img))
         report.photos += 1
         found = [False] * len(boxes)
