@@ -142,7 +142,7 @@ def test_committed_weights_are_the_shipped_readers(stem: str) -> None:
     import torch
     from ultralytics.nn.tasks import ClassificationModel
 
-    from vision.recover import recovered_classifier
+    from vision.recover import recovered
 
     pt, onnx_path = MODELS / f"{stem}.pt", MODELS / f"{stem}.onnx"
     if not pt.exists() or not onnx_path.exists():
@@ -158,5 +158,5 @@ def test_committed_weights_are_the_shipped_readers(stem: str) -> None:
     with torch.no_grad():
         got = model(torch.from_numpy(x)).numpy()
     assert np.allclose(got, want, atol=1e-4)
-    _recovered, names = recovered_classifier(onnx_path)   # raises if it differs from the ONNX model
+    _recovered, names = recovered(onnx_path)   # raises if it differs from the ONNX model
     assert names == committed["names"]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_layout import CENTRES, seat_cards, table
+from test_layout import CENTRES, HANDS, seat_cards, table
 from test_unsure import RULES, photo, scores, unsure
 
 from referee.cards import DECK, Card
@@ -168,3 +168,36 @@ def test_a_sure_card_that_may_be_the_card_not_seen_is_tried_in_its_place() -> No
 
     assert scores(read_as(0.05)) is None
     assert scores(read_as(THRESHOLDS.may_be / 2)) == scores(full)  # the reader's floor: not a card it may be
+
+
+def test_a_short_seat_whose_full_row_shows_a_hole_is_not_filled() -> None:
+    # bottom's middle card Tc lies at the end of the tail and the tail's Jh is not seen: the count says the middle is
+    # short, the hole in the tail says a card not seen lies there; which row the card not seen is in is not known
+    bottom = without(seat_cards("2c 3d 5h | 6s 6h 8c 9d | Js Jh Jd 4c 4d Tc", "bottom", CENTRES["bottom"]), "Jh")
+    cards = bottom + [c for s in FOUR[1:] for c in seat_cards(HANDS[s], s, CENTRES[s])]
+    assert len(cards) == 51
+    reading = photo(cards)
+    assert reading.settlement is None
+    blocking = sorted((p.kind, p.seat) for p in reading.problems if p.blocking)
+    assert blocking == [("card_count", "bottom"), ("row_size", "bottom")]
+    # laid as dealt, with the hole at the tail's end instead, the same card not seen is filled in
+    full_tail = without(seat_cards("2c 3d 5h | 6s 6h 8c 9d | Jd 4c 4d Tc Jh", "bottom", CENTRES["bottom"]), "Jh")
+    assert photo(full_tail + cards[len(bottom):]).settlement is not None
+
+
+def test_a_turned_card_of_a_short_seat_does_not_decide_which_row_is_short() -> None:
+    # a card read from one corner turned to its seat is placed by an outline estimate, which can be a row off: with
+    # two rows short without it (its middle and the tail, a card not seen), its row is its estimate's word alone
+    from vision.rows import short_rows, split_rows
+
+    cards = [replace(c, index_boxes=((c.box[0], c.box[1], c.box[0] + 10, c.box[1] + 16),))
+             for c in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"])]
+    read_up = {c.index_boxes[0]: (180.0 if str(c.card) == "8c" else c.up) for c in cards}
+
+    def rows(missing: str) -> object:
+        group = without(cards, missing)
+        return short_rows(split_rows(group, 0.0), group, 0.0, read_up)
+
+    assert rows("Js") is None          # without 8c: middle and tail short
+    assert rows("9d") is not None      # without 8c: only the middle short, 8c's row is not in question
+

@@ -173,13 +173,42 @@ def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDe
     if either_row(bands, up):
         return None
     turned = _turned_ids(read_up, group)
-    if turned and (len(turned) > THRESHOLDS.max_turned or not _turned_placed(turned, group, up, bands)):
+    if turned and (len(turned) > THRESHOLDS.max_turned or not _turned_placed(turned, group, up, bands)
+                   or _rows_short_without(turned, group, up) != 1):
         return None
     fills = _fills(bands, HAND_SIZE - len(group))
     if len(fills) != 1 or _stacked_in_a_row(bands, up) is not None:
         return None
+    if _holed_but_full(bands, fills[0][1], up):
+        return None
     head, middle, tail = (tuple(b) for b in (bands if fills[0][0] else bands[::-1]))
     return head, middle, tail
+
+
+def _rows_short_without(turned: set[int], group: list[CardDetection], up: float) -> int:
+    """How many rows the cards of a short seat other than the ``turned`` ones leave short (0: they show no rows the rest
+    complete one way). More than one: the turned cards' rows are their outline estimates' word alone against the cards
+    not seen, and an estimate off by a row puts a card not seen in the wrong row (the score changes)."""
+    alone = split_rows([g for g in group if id(g) not in turned], up)
+    fills = [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
+    return sum(1 for n in fills[0][1] if n > 0) if len(fills) == 1 else 0
+
+
+def _holed_but_full(bands: tuple[list[CardDetection], ...], lacking: tuple[int, int, int], up: float) -> bool:
+    """Whether a band of a short seat that lacks no card (``lacking``: what each band lacks) shows a hole: two
+    neighbours along it further apart than ``THRESHOLDS.hole`` times the seat's median spacing. A card not seen lies
+    there, so the band the count says is short has a card of this one (moved or misplaced by its outline)."""
+    rx, ry = _row_direction([c for b in bands for c in b], up)
+    spacings: list[list[float]] = []
+    for band in bands:
+        along = sorted(x * rx + y * ry for c in band for x, y in [_anchor(c)])
+        spacings.append([b - a for a, b in itertools.pairwise(along)])
+    every = [g for gaps in spacings for g in gaps]
+    if len(every) < 4:
+        return False
+    median = float(np.median(every))
+    return any(n == 0 and gaps and max(gaps) > THRESHOLDS.hole * median for n, gaps in zip(lacking, spacings,
+                                                                                          strict=True))
 
 
 def either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:

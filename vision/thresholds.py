@@ -29,6 +29,9 @@ class Thresholds:
     same_place: float = 0.25        # two cards of a row closer along it than this share of the seat's median spacing
     #                                 lie at one place: seats laid out rightly on the 520 (readings and ground truth)
     #                                 keep 0.39 and more, two short seats filled wrongly had 0.02, 0.07
+    hole: float = 1.8               # a short seat's full row with two neighbours this many median spacings apart has
+    #                                 a card not seen in it (rows._holed_but_full): the perturbation checks' moved
+    #                                 card filled wrongly showed 2.3
     max_turned: int = 4             # more one-corner cards turned than this in a seat: read from the far corners, their
     #                                 outline estimates err alike (the seat's rows are not checked)
     # --- what is clutter (vision.clutter) ---

@@ -51,6 +51,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from .train_data import (
     DET_TILE,
@@ -62,9 +63,11 @@ from .train_data import (
     ensure_font_scenes,
     ensure_foreign_scenes,
     ensure_real_crops,
+    ensure_real_tiles,
     ensure_scenes,
     ensure_small_scenes,
     ensure_v2_scenes,
+    recovered_finder,
     scene_items,
 )
 from .train_env import MODELS, ROOT, THREADS, log, offline_env
@@ -102,28 +105,36 @@ def _cls_run(runs: Path, name: str, args: argparse.Namespace) -> Path:
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
     """One index-finder phase as its row says: its tiles (and the scene sets it adds), training, export."""
     tiles = work / phase.tiles
+    size: dict[str, Any] = dict(scale_range=phase.scale_range, tile=phase.tile)
     n = build_tiles(scenes, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset,
-                    getattr(args, phase.scenes), scale_range=phase.scale_range)
+                    getattr(args, phase.scenes), **size)
     if phase.foreign and args.foreign_scenes:
         foreign = ensure_foreign_scenes(args, work)
         n += build_tiles(foreign, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 1,
-                         args.foreign_scenes, scale_range=phase.scale_range, tag="_foreign")
-    if n_fonts := font_scene_count(phase, args):
-        fonts = ensure_font_scenes(args, work, n_fonts)
+                         args.foreign_scenes, tag="_foreign", **size)
+    if phase.fonts is not None and (n_fonts := font_scene_count(phase, args)):
+        fonts = ensure_font_scenes(args, work, n_fonts, phase.fonts.scenes, phase.fonts.seed_offset)
         n += build_tiles(fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 2,
-                         n_fonts, scale_range=phase.scale_range, tag="_fonts")
+                         n_fonts, tag="_fonts", **size)
     if phase.v2 and args.v2_scenes:
         v2 = ensure_v2_scenes(args, work)
         n += build_tiles(v2, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 3,
-                         args.v2_scenes, scale_range=phase.scale_range, tag="_v2")
-    log(f"{phase.tiles}: {n} train, {build_tiles(scenes, 'val', tiles, 2, args.seed + 1, args.val_scenes)} val")
+                         args.v2_scenes, tag="_v2", **size)
+    n_val = build_tiles(scenes, "val", tiles, 2, args.seed + 1, args.val_scenes, tile=phase.tile)
+    if phase.real:
+        n_real, n_val_real = ensure_real_tiles(tiles, args.seed + phase.seed_offset, phase.tile, args.real_photos)
+        n, n_val = n + n_real, n_val + n_val_real
+        log(f"{phase.tiles}: {n_real} of the train tiles and {n_val_real} of the val tiles are of real photos")
+    log(f"{phase.tiles}: {n} train, {n_val} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
+    if init is not None and not init.exists() and phase.freeze_bn:
+        init = recovered_finder(MODELS / "index_det.onnx", MODELS / "index_det.pt")
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
-                       DET_TILE, 16, args.resume,
+                       phase.tile, 16, args.resume,
                        dict(cache=True, close_mosaic=1, degrees=phase.degrees, fliplr=0.5, scale=0.3, mosaic=1.0,
                             hsv_h=0.02, val=True, max_det=600, optimizer="AdamW", lr0=phase.lr,
                             warmup_epochs=phase.warmup),
-                       init=init, name=name)
+                       init=init, name=name, freeze_bn=phase.freeze_bn)
     export(best, "det", DET_EXPORT, args.models)
 
 
@@ -237,6 +248,8 @@ def train_parser() -> argparse.ArgumentParser:
                     help="time budget for stage 1's sixth phase (det4 + the font decks' tiles)")
     ap.add_argument("--det7-hours", type=float, default=0.8,
                     help="time budget for stage 1's phase det7 (det6 plus today's framing of the train families)")
+    ap.add_argument("--det8-hours", type=float, default=1.0,
+                    help="time budget for stage 1's phase det8 (det6 continued on real photos' tiles too)")
     ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
                          "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
@@ -251,7 +264,7 @@ def train_parser() -> argparse.ArgumentParser:
     ap.add_argument("--real-scenes", type=int, default=300,
                     help="train-family scenes whose crops cls13 trains on beside the real photos' crops")
     ap.add_argument("--real-photos", type=int, default=None,
-                    help="cls13: only the first N photos of each real split (default: all; the smoke test's few)")
+                    help="cls13, det8: only the first N photos of each real split (default: all; the smoke test's few)")
     ap.add_argument("--font-scenes-r", type=int, default=250,
                     help="scenes of new procedural font decks for cls13 (<work>/scenes_fonts_r, another seed)")
     ap.add_argument("--font-scenes2", type=int, default=3000,

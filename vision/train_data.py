@@ -236,6 +236,30 @@ def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str
     return scenes
 
 
+def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None, per_photo: int = 16
+                      ) -> tuple[int, int]:
+    """Index-finder tiles of the real photos (``vision.realtiles``) into the phase's tiles ``out``: cardcounter's
+    train split (``per_photo`` each) and its val split (4 each, for choosing the epoch); ``photos``: the first so
+    many of each. Returns (train, val) counts."""
+    from .realsets import cardcounter
+    from .realtiles import real_tiles
+
+    train, val = cardcounter("train")[:photos], cardcounter("val")[:photos]
+    return (real_tiles(train, out, "train", per_photo, seed, tile),
+            real_tiles(val, out, "val", 4, seed + 1, tile, scale_range=(0.8, 1.6)))
+
+
+def recovered_finder(onnx_path: Path, dest: Path) -> Path:
+    """``dest``: the shipped index finder's weights as a run's checkpoint (``vision.recover``), made once."""
+    if not dest.exists():
+        from .recover import recovered, save_checkpoint
+
+        model, names = recovered(onnx_path)
+        save_checkpoint(model, names, onnx_path.name, dest)
+        log(f"{onnx_path} -> {dest}: recovered")
+    return dest
+
+
 def ensure_real_crops(out: Path, seed: int, photos: int | None = None) -> Path:
     """Reader crops of the real photos (``vision.realcrops``): cardcounter's train split for training,
     its val split (one crop per index) for choosing the epoch; ``photos``: only the first so many of each."""

@@ -13,10 +13,13 @@ DET_EXPORT = 640
 
 
 def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float | None, imgsz: int, batch: int,
-                resume: bool, extra: dict[str, Any], init: Path | None = None, name: str | None = None) -> Path:
+                resume: bool, extra: dict[str, Any], init: Path | None = None, name: str | None = None,
+                freeze_bn: bool = False) -> Path:
     """Train one stage; returns best.pt (or last.pt). Resumes from ``last.pt`` when asked.
 
-    ``init``: start from these weights (a fine-tuning phase) instead of the model YAML.
+    ``init``: start from these weights (a fine-tuning phase) instead of the model YAML; ``freeze_bn``: every batch
+    norm held in eval mode (weights recovered from an ONNX export have the identity batch norms, ``vision.recover``:
+    batch statistics would change what they compute).
     """
     YOLO = import_yolo()
     name = name or kind
@@ -30,7 +33,10 @@ def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float 
     if resume and last.exists():
         log(f"{name}: resuming {last}")
         try:
-            YOLO(str(last)).train(resume=True)
+            model = YOLO(str(last))
+            if freeze_bn:
+                model.add_callback("on_train_batch_start", _hold_batch_norms)
+            model.train(resume=True)
         except Exception as err:  # e.g. "nothing to resume": training had finished
             log(f"{name}: resume ended with {err!r}")
     else:
@@ -45,9 +51,20 @@ def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float 
         if hours:
             args["time"] = hours
         args.update(extra)
+        if freeze_bn:
+            model.add_callback("on_train_batch_start", _hold_batch_norms)
         model.train(**args)
     finished.write_text("ok")
     return best if best.exists() else last
+
+
+def _hold_batch_norms(trainer: Any) -> None:
+    """Callback: the batch norms in eval mode (the trainer sets the model to train mode each epoch)."""
+    import torch
+
+    for m in trainer.model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
 
 
 def export(weights: Path, kind: str, imgsz: int, models: Path) -> Path:

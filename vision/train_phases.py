@@ -10,6 +10,17 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class FontScenes:
+    """A set of procedural font-deck scenes a reader phase adds crops of: the crops folder, the option
+    giving how many scenes, the scenes folder and its seed (offset from ``--seed``; another seed, other decks)."""
+
+    crops: str
+    count: str
+    scenes: str = "scenes_fonts"
+    seed_offset: int = 60
+
+
+@dataclass(frozen=True)
 class DetPhase:
     """One stage-1 phase: its tiles (folder, how many scenes, tile seed offset), time budget
     (the ``--<name>-hours`` option), learning rate, rotation augmentation and starting run."""
@@ -23,19 +34,12 @@ class DetPhase:
     init: str | None      # the run whose best weights it starts from (None: the model YAML)
     scale_range: tuple[float, float] = (0.5, 2.5)   # tile zoom range (index sizes seen)
     foreign: bool = False  # also tiles of --foreign-scenes scenes drawn from the tier B/C decks (see below)
-    fonts: bool = False    # also tiles of the --font-scenes scenes (procedural font decks)
+    fonts: FontScenes | None = None  # also tiles of these procedural font-deck scenes
     v2: bool = False       # also tiles of the --v2-scenes scenes (train families, today's camera framing)
-
-
-@dataclass(frozen=True)
-class FontScenes:
-    """A set of procedural font-deck scenes a reader phase adds crops of: the crops folder, the option
-    giving how many scenes, the scenes folder and its seed (offset from ``--seed``; another seed, other decks)."""
-
-    crops: str
-    count: str
-    scenes: str = "scenes_fonts"
-    seed_offset: int = 60
+    real: bool = False     # also tiles of real photos (vision.realtiles: cardcounter's train split; its val split
+    #                        joins the validation tiles and so chooses the best epoch)
+    tile: int = 640        # the tiles' side (smaller trains faster per tile; the finder is fully convolutional)
+    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: vision.recover)
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,17 @@ DET_PHASES = {
                      foreign=True),
     # det4 on new tiles that add the procedural font decks' scenes: more index designs
     "det6": DetPhase("tiles4", "ft2_scenes", 400, 0.0005, 0.1, 10.0, "det4", scale_range=(0.4, 2.5),
-                     foreign=True, fonts=True),
+                     foreign=True, fonts=FontScenes("", "font_scenes")),
     # det6 on new tiles that add train-family scenes framed as the generator frames tables now (cameras
     # further back than for the first 2,800 scenes: cards ~25 % smaller, like the evaluation tables')
     "det7": DetPhase("tiles5", "ft2_scenes", 500, 0.0004, 0.1, 10.0, "det6", scale_range=(0.4, 2.5),
-                     foreign=True, fonts=True, v2=True),
+                     foreign=True, fonts=FontScenes("", "font_scenes"), v2=True),
+    # det6 (the shipped finder; models/index_det.pt, recovered from its ONNX export, when its run is not here)
+    # continued on tiles of REAL photos (cardcounter's train split, 16 augmented tiles per photo) beside 300
+    # train-family and 250 font-deck scenes' tiles (cls13's scenes), at 416 px (twice the tiles per hour), batch
+    # norms held: the real photos' misses were large, clear indices at any turn that stage 1 did not find
+    "det8": DetPhase("tiles_r", "real_scenes", 900, 0.0003, 0.0, 10.0, "det6", scale_range=(0.4, 2.5),
+                     fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True),
 }
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
@@ -147,8 +157,6 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
 
 def font_scenes_of(phase: DetPhase | ClsPhase) -> FontScenes | None:
     """The font-deck scenes a phase uses, if any (an index-finder phase: the first set)."""
-    if isinstance(phase, DetPhase):
-        return FontScenes("", "font_scenes") if phase.fonts else None
     return phase.fonts
 
 
