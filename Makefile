@@ -39,7 +39,7 @@ app: $(VENV)/.installed-app
 	$(VENV)/bin/streamlit run app.py --browser.gatherUsageStats false --server.maxUploadSize 40 --server.port $(PORT)
 
 lint: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check referee vision datasets tests benchmarks app.py app_pages
+	$(VENV)/bin/ruff check referee vision training datasets tests benchmarks app.py app_pages
 	$(VENV)/bin/mypy
 
 test: lint

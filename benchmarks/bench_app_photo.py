@@ -51,9 +51,9 @@ def main() -> int:
 
     from app_pages.images import display_jpeg, load_photo, to_rgb
     from referee.ruleset import load_ruleset
+    from training.evaluate import twelve_mp_photo
     from vision.annotate import draw
     from vision.detector import CardDetector
-    from vision.evaluate import twelve_mp_photo
     from vision.image_io import read_image
     from vision.pipeline import read_photo
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from training.evaluate import stage_times, twelve_mp_photo
 from vision.detector import CardDetector
-from vision.evaluate import stage_times, twelve_mp_photo
 from vision.image_io import read_image
 
 

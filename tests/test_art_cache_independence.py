@@ -47,9 +47,9 @@ def test_the_training_smoke_run_uses_an_art_cache_of_its_own(art_cache: tuple[st
 def test_training_scenes_of_the_test_deck_never_read_the_cache(art_cache: tuple[str, Path], tiers: str | None,
                                                                tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """The scene sets vision.train makes with --test-deck (the smoke run's), the foreign-letter one
+    """The scene sets training.train makes with --test-deck (the smoke run's), the foreign-letter one
     included, are drawn from the procedural deck whatever tiers the cache holds."""
-    from vision.train import FOREIGN_TIERS, ensure_scenes
+    from training.train import FOREIGN_TIERS, ensure_scenes
 
     assert tiers is None or tiers == FOREIGN_TIERS
     monkeypatch.setenv("SHISANSHUI_CACHE", str(art_cache[1]))

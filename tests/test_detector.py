@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from training.realsets import CARDCOUNTER
 from vision.detector import MODELS, CardDetector, get_detector
 from vision.image_io import read_image
-from vision.realsets import CARDCOUNTER
 from vision.tiles import crop_square, glyph_up_from_quad, outline_from_index, tile_origins, upright_turns
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +26,7 @@ EXPECTED = json.loads((FIXTURES / "expected.json").read_text()) if (FIXTURES / "
 CLI = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
 needs_model = pytest.mark.skipif(not CardDetector.available(),
                                  reason="models/*.onnx missing: they are committed in models/ "
-                                        "(git checkout models/), or rebuilt by python -m vision.train")
+                                        "(git checkout models/), or rebuilt by python -m training.train")
 
 
 # ------------------------------------------------------------------ geometry helpers
@@ -206,7 +206,7 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
     (``--test-deck``) and the font decks, under an art cache of its own that stays empty, so what the
     user's ``~/.cache/shisanshui`` (or ``$SHISANSHUI_CACHE``) holds cannot change the run: a cache with
     setup_art's tiers A only once made the foreign-letter phase ask for tiers B and C."""
-    cmd = [sys.executable, "-m", "vision.train", "--out", str(tmp_path / "work"), "--models", str(tmp_path / "m"),
+    cmd = [sys.executable, "-m", "training.train", "--out", str(tmp_path / "work"), "--models", str(tmp_path / "m"),
            "--scenes", "6", "--val-scenes", "2", "--tiles-per-scene", "2", "--det-epochs", "1", "--det-hours", "0",
            "--cls-epochs", "1", "--cls-hours", "0", "--cls2-epochs", "1", "--cls2-hours", "0", "--workers", "1",
            "--size", "800",
@@ -219,7 +219,7 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
            "--real-scenes", "3", "--font-scenes-r", "2", "--real-photos", "2", "--cls13-hours", "0",
            "--cls13-epochs", "1"]
     if not (CARDCOUNTER / "images").is_dir():  # cls13 trains on the real photos: without them, the phases before it
-        from vision.train import train_parser
+        from training.train import train_parser
 
         default = next(a.default for a in train_parser()._actions if a.dest == "stages")
         cmd += ["--stages", ",".join(s for s in default.split(",") if s != "cls13")]
@@ -231,7 +231,7 @@ def test_tiles_from_a_second_scene_set_join_the_first(tmp_path: Path) -> None:
     """det4's tiles: the training scenes plus the foreign-letter decks' scenes in one folder;
     each set has its own done-marker, so a rerun redoes neither and the counts add up."""
     from datasets.synth import generate
-    from vision.train import build_tiles
+    from training.train import build_tiles
 
     first, second, tiles = tmp_path / "a", tmp_path / "b", tmp_path / "tiles"
     generate(first, 2, seed=1, split="train", size=480, workers=1, use_test_deck=True, progress=False)
@@ -249,7 +249,7 @@ def test_tiles_from_a_second_scene_set_join_the_first(tmp_path: Path) -> None:
 def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
     """The suits added by eye to the real test photos keep every published rank and cover every card."""
     from referee.cards import Card
-    from vision.evaluate import EDJE, edje_cards, edje_items
+    from training.evaluate import EDJE, edje_cards, edje_items
 
     if not (EDJE / "images" / "test").exists():
         pytest.skip(f"{EDJE} not present: the real test photos are images/test of EdjeElectronics/"
@@ -266,8 +266,8 @@ def test_crops_of_the_foreign_letter_decks_keep_only_the_number_cards(tmp_path: 
     """cls6 reads the foreign-letter decks' number cards only: their courts and aces carry
     other letters (German B/D/K, French V/D/R), so they are neither cards nor background."""
     from datasets.synth import generate
+    from training.train import build_crops
     from vision.tiles import BG_CLASS
-    from vision.train import build_crops
 
     generate(tmp_path / "s", 2, seed=1, split="train", size=480, workers=1, use_test_deck=True, progress=False)
     assert build_crops(tmp_path / "s", "train", tmp_path / "c", seed=0, ranks="23456789T") > 0

@@ -114,7 +114,7 @@ def test_cli_photo_bad_image_exit_2(tmp_path: Path, content: bytes, message: str
 def test_evaluate_photo_counts_generated_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The eval command end to end on three generated tables (procedural deck, no art needed), with
     # the scenes' ground truth as the detector: every table is settled, and settled right.
-    from vision import evaluate_photo
+    from training import evaluate_photo
 
     subprocess.run([sys.executable, "-m", "datasets.synth", "--n", "3", "--out", str(tmp_path), "--seed", "5",
                     "--split", "test", "--test-deck", "--workers", "1"], check=True, capture_output=True)

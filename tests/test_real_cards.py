@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from referee.cards import Card
+from training.evaluate_real import SourceReport, score_photo
+from training.realsets import CARDCOUNTER, LabelledIndex, RealPhoto, cardcounter, parse_class, split_of
 from vision.detector import CALIBRATION, MODELS, CardDetector, reader_temperature, tempered
-from vision.evaluate_real import SourceReport, score_photo
-from vision.realsets import CARDCOUNTER, LabelledIndex, RealPhoto, cardcounter, parse_class, split_of
 from vision.tiles import CROP_MARGIN, CROP_SIZE
 from vision.types import MIN_CONFIDENCE, CardDetection
 
@@ -137,12 +137,12 @@ def test_real_held_out_crop_reads_right(card: str, path: Path) -> None:
 @pytest.mark.parametrize("stem", ["index_cls", "index_cls2"])
 def test_committed_weights_are_the_shipped_readers(stem: str) -> None:
     """``models/<reader>.pt`` (where a next training phase starts) computes what ``<reader>.onnx`` does, and
-    the weights recovered from the ONNX export (``vision.recover``) do too."""
+    the weights recovered from the ONNX export (``training.recover``) do too."""
     import onnxruntime as ort
     import torch
     from ultralytics.nn.tasks import ClassificationModel
 
-    from vision.recover import recovered
+    from training.recover import recovered
 
     pt, onnx_path = MODELS / f"{stem}.pt", MODELS / f"{stem}.onnx"
     if not pt.exists() or not onnx_path.exists():

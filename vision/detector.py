@@ -39,7 +39,7 @@ from .types import Box, CardDetection, Detections
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DET_MODEL = "index_det.onnx"
 CLS_MODEL = "index_cls.onnx"
-CALIBRATION = "reader_calibration.json"  # optional: the readers' temperature, fitted on real photos (vision.calibrate)
+CALIBRATION = "reader_calibration.json"  # optional: readers' temperature, fitted on real photos (training.calibrate)
 SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the indices the first is unsure of
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
@@ -53,7 +53,7 @@ def _session(path: Path, threads: int) -> Any:
     import onnxruntime as ort
 
     if not path.exists():
-        raise FileNotFoundError(f"model file {path} is missing (train it with python -m vision.train)")
+        raise FileNotFoundError(f"model file {path} is missing (train it with python -m training.train)")
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
@@ -63,7 +63,7 @@ def _session(path: Path, threads: int) -> Any:
 
 def reader_temperature(models: Path) -> float:
     """The temperature the readers' probabilities are sharpened or softened by (1.0: none), from
-    ``models/reader_calibration.json`` (written by ``python -m vision.calibrate``)."""
+    ``models/reader_calibration.json`` (written by ``python -m training.calibrate``)."""
     path = models / CALIBRATION
     if not path.exists():
         return 1.0

@@ -18,7 +18,7 @@ def train_stage(kind: str, data: Path, project: Path, epochs: int, hours: float 
     """Train one stage; returns best.pt (or last.pt). Resumes from ``last.pt`` when asked.
 
     ``init``: start from these weights (a fine-tuning phase) instead of the model YAML; ``freeze_bn``: every batch
-    norm held in eval mode (weights recovered from an ONNX export have the identity batch norms, ``vision.recover``:
+    norm held in eval mode (weights recovered from an ONNX export have the identity batch norms, ``training.recover``:
     batch statistics would change what they compute).
     """
     YOLO = import_yolo()

@@ -36,10 +36,10 @@ class DetPhase:
     foreign: bool = False  # also tiles of --foreign-scenes scenes drawn from the tier B/C decks (see below)
     fonts: FontScenes | None = None  # also tiles of these procedural font-deck scenes
     v2: bool = False       # also tiles of the --v2-scenes scenes (train families, today's camera framing)
-    real: bool = False     # also tiles of real photos (vision.realtiles: cardcounter's train split; its val split
+    real: bool = False     # also tiles of real photos (training.realtiles: cardcounter's train split; its val split
     #                        joins the validation tiles and so chooses the best epoch)
     tile: int = 640        # the tiles' side (smaller trains faster per tile; the finder is fully convolutional)
-    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: vision.recover)
+    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,10 @@ class ClsPhase:
     motion_p: float = 0.0  # share of each batch streaked by motion blur
     v2: bool = False       # also the crops of the --v2-scenes scenes (crops_v2)
     exports_as: str = "index_cls.onnx"  # or "index_cls2.onnx": the second reader (vision.detector)
-    real: bool = False     # also crops of real photos (vision.realcrops: cardcounter's train split; its val
+    real: bool = False     # also crops of real photos (training.realcrops: cardcounter's train split; its val
     #                        split joins the validation crops and chooses the best epoch)
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
-    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: vision.recover)
+    freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
 
 
 DET_PHASES = {

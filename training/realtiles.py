@@ -1,6 +1,6 @@
-"""Index-finder tiles cut from real labelled photos (a ``vision.realsets`` split), for stage 1's training.
+"""Index-finder tiles cut from real labelled photos (a ``training.realsets`` split), for stage 1's training.
 
-Each photo gives ``per_photo`` tiles of ``tile`` px, as ``vision.train_data.build_tiles`` cuts the synthetic
+Each photo gives ``per_photo`` tiles of ``tile`` px, as ``training.train_data.build_tiles`` cuts the synthetic
 scenes (one class, ``index``; a box kept when at least 55 % of it is in the tile), heavily augmented because
 the photos are few: a random zoom (``scale_range``), a quarter turn (the labels are axis-aligned boxes, exact
 under quarter turns) plus up to ``max_deg`` degrees more (the box of the turned box's corners, shrunk back
@@ -18,7 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .image_io import read_image
+from vision.image_io import read_image
+
 from .realsets import RealPhoto
 
 

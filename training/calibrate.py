@@ -1,8 +1,8 @@
 """Fit the readers' temperature on real photos, so that a confidence means on a real photo what it says.
 
-    python -m vision.calibrate [--split val] [--write]     # writes models/reader_calibration.json
+    python -m training.calibrate [--split val] [--write]     # writes models/reader_calibration.json
 
-Every labelled index of the split (``vision.realsets``: cardcounter's ``val`` capture block, never its
+Every labelled index of the split (``training.realsets``: cardcounter's ``val`` capture block, never its
 test blocks) that stage 1 located is read as at run time (test-time crops, second reader; no temperature),
 and the temperature T that minimises the negative log-likelihood of the labelled card in its upright
 turn is found by a grid search (``softmax(log p / T)``: T > 1 softens overconfident readings). The
@@ -21,9 +21,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .detector import CALIBRATION, MODELS, CardDetector, tempered
+from vision.detector import CALIBRATION, MODELS, CardDetector, tempered
+from vision.image_io import read_image
+
 from .evaluate_real import iou, lies_on
-from .image_io import read_image
 from .realsets import cardcounter
 
 GRID = np.round(np.exp(np.linspace(np.log(0.5), np.log(5.0), 61)), 3)
@@ -65,7 +66,7 @@ def fit_temperature(probs: npt.NDArray[np.float32], labels: npt.NDArray[np.int64
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.calibrate", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m training.calibrate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", default="val", choices=("train", "val"), help="never the test split")
     ap.add_argument("--models", type=Path, default=MODELS)
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         dest.write_text(json.dumps({
             "temperature": applied, "fitted": t,
             "fitted_on": f"cardcounter {args.split} split ({len(labels)} located labelled indices)",
-            "command": f"python -m vision.calibrate --split {args.split} --write",
+            "command": f"python -m training.calibrate --split {args.split} --write",
             "nll_before": round(nll(probs, labels, 1.0), 4), "nll_after": round(nll(probs, labels, t), 4),
             "date": time.strftime("%Y-%m-%d")}, indent=1) + "\n")
         print(f"-> {dest} (temperature {applied:.3f})")

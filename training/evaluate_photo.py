@@ -1,12 +1,12 @@
 """Photo → settlement, measured on synthetic test-family tables whose settlement is known.
 
     python -m datasets.synth --n 200 --out datasets/generated/eval --seed 77 --split test
-    python -m vision.evaluate_photo datasets/generated/eval [--truth-detector] [--rules classic]
+    python -m training.evaluate_photo datasets/generated/eval [--truth-detector] [--rules classic]
 
 Thresholds are chosen on validation-family tables, never on these:
 
     python -m datasets.synth --n 120 --out datasets/generated/eval_val --seed 78 --split val
-    python -m vision.evaluate_photo datasets/generated/eval_val
+    python -m training.evaluate_photo datasets/generated/eval_val
 
 Prints the share of tables settled exactly right, the share settled WRONG with no
 problem reported (must be 0), the share stopped by a reported problem, per player

@@ -1,10 +1,10 @@
 """Measure the card reader on real labelled photos, per source.
 
-    python -m vision.evaluate_real DIR [DIR ...] [--split test] [--sheet misses.png] [--json out.json]
-    python -m vision.evaluate --real DIR        # the same, from the detector's evaluation
+    python -m training.evaluate_real DIR [DIR ...] [--split test] [--sheet misses.png] [--json out.json]
+    python -m training.evaluate --real DIR        # the same, from the detector's evaluation
 
 ``DIR`` is a folder of YOLO corner-index labels (``images/``, ``labels/``, ``data.yaml``, such as
-``shared/realcards/cardcounter``; ``--split`` takes one capture-time split, see ``vision.realsets``)
+``shared/realcards/cardcounter``; ``--split`` takes one capture-time split, see ``training.realsets``)
 or the edje set (``images/test/*.xml``: whole-card boxes, rank only). Printed per source: photos,
 cards, recall, precision, the confident-read error rate (reads at or above the confidence floor,
 0.85, that are another card), and recall by the visible index's size.
@@ -31,11 +31,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .detector import MODELS, CardDetector
+from vision.detector import MODELS, CardDetector
+from vision.image_io import read_image
+from vision.types import MIN_CONFIDENCE, CardDetection
+
 from .evaluate import edje_items
-from .image_io import read_image
 from .realsets import Box, LabelledIndex, RealPhoto, yolo_photos
-from .types import MIN_CONFIDENCE, CardDetection
 
 CONFIDENCE_BUCKETS: tuple[float, ...] = (0.0, 0.55, 0.7, 0.85, 0.95, 0.99, 1.0001)
 SIZE_BUCKETS: tuple[tuple[float, float], ...] = ((0, 14), (14, 20), (20, 28), (28, 1e9))  # short side, px
@@ -264,7 +265,7 @@ def contact_sheet(misses: list[Miss], dest: Path, tile: int = 112, per_row: int 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.evaluate_real", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m training.evaluate_real", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", type=Path, nargs="+")
     ap.add_argument("--split", choices=("train", "val", "test"), help="one capture-time split (cardcounter)")

@@ -1,6 +1,6 @@
 """The training data, made from ``datasets.synth`` scenes: the scene sets the phases draw on, stage 1's
 tiles (one YOLO box per visible corner index), stage 2's crops (52 card classes and ``zz_bg``), and the
-hook that adds crops of real photos (``vision.realcrops``). Each builder skips what is already made."""
+hook that adds crops of real photos (``training.realcrops``). Each builder skips what is already made."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from referee.cards import DECK
+from vision.tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright_turns
 
-from .tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright_turns
 from .train_env import ROOT, log
 
 DET_TILE = 256
@@ -238,7 +238,7 @@ def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str
 
 def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None, per_photo: int = 16
                       ) -> tuple[int, int]:
-    """Index-finder tiles of the real photos (``vision.realtiles``) into the phase's tiles ``out``: cardcounter's
+    """Index-finder tiles of the real photos (``training.realtiles``) into the phase's tiles ``out``: cardcounter's
     train split (``per_photo`` each) and its val split (4 each, for choosing the epoch); ``photos``: the first so
     many of each. Returns (train, val) counts."""
     from .realsets import cardcounter
@@ -250,7 +250,7 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
 
 
 def recovered_finder(onnx_path: Path, dest: Path) -> Path:
-    """``dest``: the shipped index finder's weights as a run's checkpoint (``vision.recover``), made once."""
+    """``dest``: the shipped index finder's weights as a run's checkpoint (``training.recover``), made once."""
     if not dest.exists():
         from .recover import recovered, save_checkpoint
 
@@ -261,7 +261,7 @@ def recovered_finder(onnx_path: Path, dest: Path) -> Path:
 
 
 def ensure_real_crops(out: Path, seed: int, photos: int | None = None) -> Path:
-    """Reader crops of the real photos (``vision.realcrops``): cardcounter's train split for training,
+    """Reader crops of the real photos (``training.realcrops``): cardcounter's train split for training,
     its val split (one crop per index) for choosing the epoch; ``photos``: only the first so many of each."""
     from .realcrops import build_real_crops
     from .realsets import CARDCOUNTER, cardcounter

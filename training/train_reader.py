@@ -14,7 +14,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .tiles import CROP_SIZE
+from vision.tiles import CROP_SIZE
+
 from .train_env import import_yolo, log
 
 
@@ -115,7 +116,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
-    that starts from weights recovered from an ONNX export (``vision.recover``, batch norms folded in)
+    that starts from weights recovered from an ONNX export (``training.recover``, batch norms folded in)
     starts exactly where that model is. ``val_more``: further validation crop folders (their ``val``
     split); the best epoch is the one with the highest mean of the validation sets' top-1.
 

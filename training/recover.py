@@ -9,8 +9,8 @@ from these weights trains with its batch norms held in eval mode (``freeze_bn``)
 exactly where the shipped model is. A detection head's last convolutions have no batch norm and keep
 their own bias; its fixed distribution-to-distance convolution is built by the model itself.
 
-    python -m vision.recover models/index_cls.onnx models/index_cls.pt     # needs the train extra
-    python -m vision.recover models/index_det.onnx models/index_det.pt --whole
+    python -m training.recover models/index_cls.onnx models/index_cls.pt     # needs the train extra
+    python -m training.recover models/index_det.onnx models/index_det.pt --whole
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def save_checkpoint(model: Any, names: list[str], source: str, dest: Path) -> No
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.recover", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m training.recover", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("onnx", type=Path)
     ap.add_argument("dest", type=Path)

@@ -1,4 +1,4 @@
-"""Reader crops cut from real labelled photos (a ``vision.realsets`` split), for training and calibration.
+"""Reader crops cut from real labelled photos (a ``training.realsets`` split), for training and calibration.
 
 The labels are axis-aligned boxes without the index's turn, so each crop is turned upright by the
 quarter turn in which the shipped reader finds the labelled card most probable (the identity is known:
@@ -6,9 +6,9 @@ only the turn is asked). Every labelled index gives ``variants`` crops: around i
 where stage 1 located it, around the detector's own box (what the reader sees at run time), each with
 its own shift and scale. Background (``zz_bg``): boxes of an index's size away from every labelled
 index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
-a share of upside-down indices. Layout as ``vision.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.
+a share of upside-down indices. Layout as ``training.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.
 
-    python -m vision.realcrops --split train --out datasets/generated/real/crops_real
+    python -m training.realcrops --split train --out datasets/generated/real/crops_real
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detector import CardDetector
+from vision.detector import CardDetector
+from vision.image_io import read_image
+from vision.tiles import BG_CLASS, crop_square
+
 from .evaluate_real import lies_on
-from .image_io import read_image
 from .realsets import Box, RealPhoto, cardcounter
-from .tiles import BG_CLASS, crop_square
 
 
 def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str) -> tuple[int, float]:
@@ -90,7 +91,7 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.realcrops", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m training.realcrops", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", choices=("train", "val", "test"), required=True)
     ap.add_argument("--out", type=Path, required=True)
