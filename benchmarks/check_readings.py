@@ -283,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="perturb: processes")
     parser.add_argument("--truth", action="store_true", help="tables/perturb: the ground truth as the detector")
     parser.add_argument("--reps", type=int, default=99, help="perturb: repetitions per check at most")
+    parser.add_argument("--models", type=Path, default=None, help="cache: the ONNX models folder (default: models/)")
     args = parser.parse_args(argv)
     if args.command == "compare":
         before, after = (json.loads(p.read_text()) for p in args.paths)
@@ -309,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cache":
         from vision.detector import CardDetector
 
-        detector = CardDetector().detect
+        detector = (CardDetector() if args.models is None else CardDetector(args.models)).detect
     results: dict[str, dict[str, list[str]]] = {}
     for root in args.paths:
         full: dict[str, list[str]] = {}
