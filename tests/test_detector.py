@@ -194,7 +194,7 @@ def test_training_smoke(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr[-3000:]
     assert (tmp_path / "m" / "index_det.onnx").exists() and (tmp_path / "m" / "index_cls.onnx").exists()
     detector = CardDetector(tmp_path / "m")
-    if "--stages" not in cmd:  # cls13, the second reader, ran (the real photos are beside the checkout)
+    if "--stages" not in cmd:  # det8 and cls13 (the second reader) ran (the real photos are beside the checkout)
         assert (tmp_path / "m" / "index_cls2.onnx").exists() and detector.second is not None
     found = detector.detect(np.full((480, 640, 3), 100, np.uint8))
     assert found.width == 640 and found.height == 480
@@ -217,12 +217,12 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
            "--font-scenes2", "4", "--cls9-hours", "0", "--cls9-epochs", "1",
            "--font-scenes3", "3", "--cls11-hours", "0", "--cls11-epochs", "1", "--test-deck",
            "--real-scenes", "3", "--font-scenes-r", "2", "--real-photos", "2", "--cls13-hours", "0",
-           "--cls13-epochs", "1"]
-    if not (CARDCOUNTER / "images").is_dir():  # cls13 trains on the real photos: without them, the phases before it
+           "--cls13-epochs", "1", "--det8-hours", "0"]
+    if not (CARDCOUNTER / "images").is_dir():  # det8 and cls13 train on the real photos: without them, the others
         from training.train import train_parser
 
         default = next(a.default for a in train_parser()._actions if a.dest == "stages")
-        cmd += ["--stages", ",".join(s for s in default.split(",") if s != "cls13")]
+        cmd += ["--stages", ",".join(s for s in default.split(",") if s not in ("det8", "cls13"))]
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg"), "SHISANSHUI_CACHE": str(tmp_path / "art-cache")}
     return cmd, env
 

@@ -32,9 +32,13 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped). The last reader
    phase, ``cls13`` (the second reader), continues ``cls9`` on crops of REAL photos (``training.realcrops``:
    cardcounter's train capture blocks) beside 300 train-family and 250 new font-deck scenes' crops;
-   where ``cls9``'s run is not here it starts from ``models/index_cls.pt``.
+   where ``cls9``'s run is not here it starts from ``models/index_cls.pt``. The last index-finder phase,
+   ``det8``, continues ``det6`` on tiles of the same real photos (``training.realtiles``) beside 300
+   train-family and 250 font-deck scenes' tiles, at 416 px; where ``det6``'s run is not here it starts from
+   ``models/index_det6.pt``.
    The two stages run at the same time, one core each (``--lanes 2``).
-5. Export ``best.pt`` of each to ``models/index_det.onnx`` and ``models/index_cls.onnx`` (``cls13``:
+5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
+   ``models/index_cls.onnx`` (``cls13``:
    ``models/index_cls2.onnx``, the second reader asked where the first is unsure; ``cls11`` too, on request).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
@@ -67,7 +71,6 @@ from .train_data import (
     ensure_scenes,
     ensure_small_scenes,
     ensure_v2_scenes,
-    recovered_finder,
     scene_items,
 )
 from .train_env import MODELS, ROOT, THREADS, log, offline_env
@@ -127,8 +130,9 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         log(f"{phase.tiles}: {n_real} of the train tiles and {n_val_real} of the val tiles are of real photos")
     log(f"{phase.tiles}: {n} train, {n_val} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
-    if init is not None and not init.exists() and phase.freeze_bn:
-        init = recovered_finder(MODELS / "index_det.onnx", MODELS / "index_det.pt")
+    if init is not None and not init.exists() and (MODELS / f"index_{phase.init}.pt").exists():
+        init = MODELS / f"index_{phase.init}.pt"  # an earlier phase's weights, committed (training.recover)
+        log(f"{name}: {phase.init} is not trained here: starting from {init}")
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
                        phase.tile, 16, args.resume,
                        dict(cache=True, close_mosaic=1, degrees=phase.degrees, fliplr=0.5, scale=0.3, mosaic=1.0,
@@ -274,11 +278,12 @@ def train_parser() -> argparse.ArgumentParser:
         ap.add_argument(f"--{n}-epochs", type=int, default=epochs,
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,cls9,cls13",
+    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13 (its later "
-                         "phases; cls13 on real photos too), det (index finder), det2, det4, det6 (its fine-tuning "
-                         "phases); det3 (turned tiles), det5, det7, cls6 (with the foreign-letter decks' number "
-                         "cards), cls7 (with small scenes), cls10, cls11 (the former second reader), cls12 on request")
+                         "phases; cls13 on real photos too), det (index finder), det2, det4, det6, det8 (its "
+                         "fine-tuning phases; det8 on real photos too); det3 (turned tiles), det5, det7, cls6 (with "
+                         "the foreign-letter decks' number cards), cls7 (with small scenes), cls10, cls11 (the "
+                         "former second reader), cls12 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

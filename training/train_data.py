@@ -249,17 +249,6 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
             real_tiles(val, out, "val", 4, seed + 1, tile, scale_range=(0.8, 1.6)))
 
 
-def recovered_finder(onnx_path: Path, dest: Path) -> Path:
-    """``dest``: the shipped index finder's weights as a run's checkpoint (``training.recover``), made once."""
-    if not dest.exists():
-        from .recover import recovered, save_checkpoint
-
-        model, names = recovered(onnx_path)
-        save_checkpoint(model, names, onnx_path.name, dest)
-        log(f"{onnx_path} -> {dest}: recovered")
-    return dest
-
-
 def ensure_real_crops(out: Path, seed: int, photos: int | None = None) -> Path:
     """Reader crops of the real photos (``training.realcrops``): cardcounter's train split for training,
     its val split (one crop per index) for choosing the epoch; ``photos``: only the first so many of each."""
