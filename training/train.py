@@ -142,7 +142,6 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
     export(best, "det", DET_EXPORT, args.models)
 
 
-CLS_MODEL_STEM = "index_cls"
 
 
 def _add_crops(more: list[Path], scenes: Path, out: Path, seed: int, n: int, note: str = "",
@@ -172,11 +171,12 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
     val_more: list[Path] = []
     if phase.real:
-        val_more.append(ensure_real_crops(work / "crops_real", 0, args.real_photos))
-        more.append(work / "crops_real")
+        val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos))
+        more.append(work / phase.real_crops)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
-    if init is not None and not init.exists() and (MODELS / f"{CLS_MODEL_STEM}.pt").exists():
-        init = MODELS / f"{CLS_MODEL_STEM}.pt"  # the shipped reader's weights (training.recover), committed
+    shipped = MODELS / (Path(CLS_PHASES[phase.init].exports_as).stem + ".pt") if phase.init else None
+    if init is not None and not init.exists() and shipped is not None and shipped.exists():
+        init = shipped  # the shipped reader's weights (training.recover, or the phase's own), committed
         log(f"{name}: {phase.init} is not trained here: starting from {init}")
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,

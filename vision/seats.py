@@ -44,7 +44,8 @@ def median_size(cards: Sequence[CardDetection]) -> float:
 
 def out_of_scale(card: CardDetection, median: float) -> bool:
     """``card`` is far smaller or larger than cards of ``median`` size (``THRESHOLDS.clutter_scale``)."""
-    return not THRESHOLDS.clutter_scale <= card_size(card) / median <= 1 / THRESHOLDS.clutter_scale
+    low, high = THRESHOLDS.clutter_scale
+    return not low <= card_size(card) / median <= high
 
 
 def in_scale(card: CardDetection, median: float) -> bool:

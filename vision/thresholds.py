@@ -37,9 +37,10 @@ class Thresholds:
     # --- what is clutter (vision.clutter) ---
     same_card: float = 0.6          # two reads of one identity whose outlines' centres are this close: one card
     max_duplicate_choices: int = 16  # tables of which-read-is-the-card tried at most (more: the duplicates block)
-    clutter_scale: float = 0.55     # a read under this share of its seat's median card size, or over its inverse, is
-    #                                 artwork: real cards of the validation readings lie 0.61-1.76 of their seat's
-    #                                 median (99.8 % of 12,601 within 0.74-1.44), reads on a card back's aces 0.2-0.6, a
+    clutter_scale: tuple[float, float] = (0.6, 1 / 0.55)  # a read outside these shares of its seat's median card
+    #                                 size is artwork: real cards of the validation readings lie 0.61-1.76 of their
+    #                                 seat's median (99.8 % of 12,601 within 0.74-1.44), reads on a card back's aces
+    #                                 0.2-0.6 (0.55 -> 0.6: det8 reads a back's aces at 0.56 and 0.98 confidence), a
     #                                 court card's picture 1.86
     in_scale: tuple[float, float] = (0.7, 1.5)  # a read this size of a seat's cards may be one of them
     on_a_card: float = 0.75         # an unread index region this near a card's centre lies on that card
