@@ -35,7 +35,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    where ``cls9``'s run is not here it starts from ``models/index_cls.pt``. The last index-finder phase,
    ``det8``, continues ``det6`` on tiles of the same real photos (``training.realtiles``) beside 300
    train-family and 250 font-deck scenes' tiles, at 416 px; where ``det6``'s run is not here it starts from
-   ``models/index_det6.pt``.
+   ``models/index_det6.pt``. ``cls14`` (on request, not shipped) continues ``cls13`` on new crops of the real
+   photos cut around ``det8``'s boxes too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
    ``models/index_cls.onnx`` (``cls13``:
@@ -174,9 +175,12 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos))
         more.append(work / phase.real_crops)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
-    shipped = MODELS / (Path(CLS_PHASES[phase.init].exports_as).stem + ".pt") if phase.init else None
-    if init is not None and not init.exists() and shipped is not None and shipped.exists():
-        init = shipped  # the shipped reader's weights (training.recover, or the phase's own), committed
+    # the weights an earlier phase left in models/ (committed): its own file, or its export's (training.recover)
+    shipped = next((p for p in (MODELS / f"index_{phase.init}.pt",
+                                MODELS / (Path(CLS_PHASES[phase.init].exports_as).stem + ".pt")) if p.exists()),
+                   None) if phase.init else None
+    if init is not None and not init.exists() and shipped is not None:
+        init = shipped
         log(f"{name}: {phase.init} is not trained here: starting from {init}")
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
@@ -279,11 +283,11 @@ def train_parser() -> argparse.ArgumentParser:
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13",
-                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13 (its later "
-                         "phases; cls13 on real photos too), det (index finder), det2, det4, det6, det8 (its "
-                         "fine-tuning phases; det8 on real photos too); det3 (turned tiles), det5, det7, cls6 (with "
-                         "the foreign-letter decks' number cards), cls7 (with small scenes), cls10, cls11 (the "
-                         "former second reader), cls12 on request")
+                    help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13 (its "
+                         "later phases; cls13 on real photos too), det (index finder), det2, det4, det6, "
+                         "det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), det5, det7, "
+                         "cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), cls10, "
+                         "cls11 (the former second reader), cls12, cls14 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
