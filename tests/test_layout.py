@@ -548,11 +548,15 @@ def test_a_short_seat_with_turned_cards_knows_its_rows_only_when_the_other_cards
     from vision.rows import short_rows, split_rows
 
     bottom = [c for c in seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) if str(c.card) != "9d"]
-    # the middle's 9d is not seen and the tail's 4d was read from its far corner: the others, split on
-    # their own (3 + 4 + 4), can become 3 + 5 + 5 one way, and put the 4d where its outline did
-    cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
+    # the middle's 9d is not seen and the middle's 8c was read from its far corner: the others, split on
+    # their own (3 + 3 + 5), can become 3 + 5 + 5 one way, the middle the one row short: the 8c's row is known
+    cards, read_up = _read_from_a_far_corner(bottom, {"8c"})
     rows = short_rows(split_rows(cards, 0.0), cards, 0.0, read_up)
     assert rows is not None and [len(r) for r in rows] == [3, 4, 5]
+    # the tail's 4d so instead: the others (3 + 4 + 4) leave the middle and the tail short, and which of them
+    # the 4d is in would be its outline estimate's word alone (an estimate a row off fills the wrong row)
+    cards, read_up = _read_from_a_far_corner(bottom, {"4d"})
+    assert short_rows(split_rows(cards, 0.0), cards, 0.0, read_up) is None
     # the tail's 4c and 4d both so: the others show 3 + 4 + 3, which the three missing complete two ways
     cards, read_up = _read_from_a_far_corner(bottom, {"4c", "4d"})
     assert short_rows(split_rows(cards, 0.0), cards, 0.0, read_up) is None
