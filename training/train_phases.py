@@ -38,7 +38,7 @@ class DetPhase:
     v2: bool = False       # also tiles of the --v2-scenes scenes (train families, today's camera framing)
     real: bool = False     # also tiles of real photos (training.realtiles: cardcounter's train split; its val split
     #                        joins the validation tiles and so chooses the best epoch)
-    tile: int = 640        # the tiles' side (smaller trains faster per tile; the finder is fully convolutional)
+    tile: int = 256        # the tiles' side (train_data.DET_TILE; the finder is fully convolutional)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
 
 
@@ -88,7 +88,7 @@ DET_PHASES = {
                      foreign=True, fonts=FontScenes("", "font_scenes"), v2=True),
     # det6 (models/index_det6.pt, recovered from its ONNX export, when its run is not here) continued on tiles of
     # REAL photos (cardcounter's train split, 16 augmented tiles per photo, training.realtiles) beside 300
-    # train-family and 250 font-deck scenes' tiles (cls13's scenes), at 416 px (twice the tiles per hour), batch
+    # train-family and 250 font-deck scenes' tiles (cls13's scenes), at 416 px (the earlier phases: 256), batch
     # norms held: stage 1 had not located 13 % of the real test indices, large clear ones at any turn among them.
     # Shipped: the real test blocks' recall 0.713 -> 0.829, located 269 -> 303 of 311 (model card)
     "det8": DetPhase("tiles_r", "real_scenes", 900, 0.0003, 0.0, 10.0, "det6", scale_range=(0.4, 2.5),
