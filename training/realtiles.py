@@ -1,7 +1,7 @@
 """Index-finder tiles cut from real labelled photos (a ``training.realsets`` split), for stage 1's training.
 
 Each photo gives ``per_photo`` tiles of ``tile`` px, as ``training.train_data.build_tiles`` cuts the synthetic
-scenes (one class, ``index``; a box kept when at least 55 % of it is in the tile), heavily augmented because
+scenes (one class, ``index``; a box kept as ``train_data.tile_label`` keeps it), heavily augmented because
 the photos are few: a random zoom (``scale_range``), a quarter turn (the labels are axis-aligned boxes, exact
 under quarter turns) plus up to ``max_deg`` degrees more (the box of the turned box's corners, shrunk back
 toward the original's area), the webcam's square-stored 16:9 frame undone on a share (an anisotropic
@@ -21,6 +21,7 @@ import numpy as np
 from vision.image_io import read_image
 
 from .realsets import RealPhoto
+from .train_data import tile_label
 
 
 def _turned_box(box: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -81,16 +82,7 @@ def real_tiles(photos: list[RealPhoto], out: Path, split: str, per_photo: int, s
                                   borderValue=(114, 114, 114))
             if rng.random() < 0.25:
                 crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.5, 1.3))
-            lines = []
-            for b in boxes:
-                tb = _turned_box(b, m)
-                cb = np.clip(tb, 0, tile)
-                area = (tb[2] - tb[0]) * (tb[3] - tb[1])
-                carea = max(cb[2] - cb[0], 0) * max(cb[3] - cb[1], 0)
-                if area <= 0 or carea < 0.55 * area or min(cb[2] - cb[0], cb[3] - cb[1]) < 3:
-                    continue
-                lines.append(f"0 {(cb[0] + cb[2]) / 2 / tile:.6f} {(cb[1] + cb[3]) / 2 / tile:.6f} "
-                             f"{(cb[2] - cb[0]) / tile:.6f} {(cb[3] - cb[1]) / tile:.6f}")
+            lines = [line for b in boxes if (line := tile_label(_turned_box(b, m), tile)) is not None]
             name = f"real_{photo.path.stem}_t{k}"
             quality = int(rng.integers(55, 95))
             cv2.imwrite(str(img_dir / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, quality])

@@ -58,6 +58,18 @@ def scene_items(scenes: Path, split: str, limit: int | None = None) -> list[tupl
 
 # --------------------------------------------------------------------------- stage 1 data
 
+def tile_label(box: np.ndarray, tile: int) -> str | None:
+    """The YOLO label line (class 0) of an index box given in a tile's pixels, clipped to the tile; None when less
+    than 55 % of it is in the tile or what is left is under 3 px wide."""
+    cb = np.clip(box, 0, tile)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    carea = max(cb[2] - cb[0], 0) * max(cb[3] - cb[1], 0)
+    if area <= 0 or carea < 0.55 * area or min(cb[2] - cb[0], cb[3] - cb[1]) < 3:
+        return None
+    return (f"0 {(cb[0] + cb[2]) / 2 / tile:.6f} {(cb[1] + cb[3]) / 2 / tile:.6f} "
+            f"{(cb[2] - cb[0]) / tile:.6f} {(cb[3] - cb[1]) / tile:.6f}")
+
+
 def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, limit: int | None = None,
                 tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5), tag: str = "") -> int:
     """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class).
@@ -93,16 +105,7 @@ def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, 
             interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
             crop = cv2.warpAffine(image, m, (tile, tile), flags=interp, borderMode=cv2.BORDER_CONSTANT,
                                   borderValue=(114, 114, 114))
-            lines = []
-            for b in boxes:
-                tb = (b - [x0, y0, x0, y0]) * s
-                cb = np.clip(tb, 0, tile)
-                area = (tb[2] - tb[0]) * (tb[3] - tb[1])
-                carea = max(cb[2] - cb[0], 0) * max(cb[3] - cb[1], 0)
-                if area <= 0 or carea < 0.55 * area or min(cb[2] - cb[0], cb[3] - cb[1]) < 3:
-                    continue
-                lines.append(f"0 {(cb[0] + cb[2]) / 2 / tile:.6f} {(cb[1] + cb[3]) / 2 / tile:.6f} "
-                             f"{(cb[2] - cb[0]) / tile:.6f} {(cb[3] - cb[1]) / tile:.6f}")
+            lines = [line for b in boxes if (line := tile_label((b - [x0, y0, x0, y0]) * s, tile)) is not None]
             name = f"{path.stem}_t{k}"
             cv2.imwrite(str(img_dir / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (lab_dir / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
