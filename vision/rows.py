@@ -173,9 +173,14 @@ def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDe
     if either_row(bands, up):
         return None
     turned = _turned_ids(read_up, group)
-    if turned and (len(turned) > THRESHOLDS.max_turned or not _turned_placed(turned, group, up, bands)
-                   or _rows_short_without(turned, group, up) != 1):
-        return None
+    if turned:
+        if len(turned) > THRESHOLDS.max_turned:
+            return None
+        alone, alone_fills = _without_turned(turned, group, up)
+        # with more than one row short without them, the turned cards' rows are their outline estimates' word alone
+        # against the cards not seen, and an estimate off by a row puts a card not seen in the wrong row
+        if not _turned_placed(turned, bands, alone, alone_fills) or sum(n > 0 for n in alone_fills[0][1]) != 1:
+            return None
     fills = _fills(bands, HAND_SIZE - len(group))
     if len(fills) != 1 or _stacked_in_a_row(bands, up) is not None:
         return None
@@ -185,24 +190,11 @@ def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDe
     return head, middle, tail
 
 
-def _rows_short_without(turned: set[int], group: list[CardDetection], up: float) -> int:
-    """How many rows the cards of a short seat other than the ``turned`` ones leave short (0: they show no rows the rest
-    complete one way). More than one: the turned cards' rows are their outline estimates' word alone against the cards
-    not seen, and an estimate off by a row puts a card not seen in the wrong row (the score changes)."""
-    alone = split_rows([g for g in group if id(g) not in turned], up)
-    fills = [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
-    return sum(1 for n in fills[0][1] if n > 0) if len(fills) == 1 else 0
-
-
 def _holed_but_full(bands: tuple[list[CardDetection], ...], lacking: tuple[int, int, int], up: float) -> bool:
     """Whether a band of a short seat that lacks no card (``lacking``: what each band lacks) shows a hole: two
     neighbours along it further apart than ``THRESHOLDS.hole`` times the seat's median spacing. A card not seen lies
     there, so the band the count says is short has a card of this one (moved or misplaced by its outline)."""
-    rx, ry = _row_direction([c for b in bands for c in b], up)
-    spacings: list[list[float]] = []
-    for band in bands:
-        along = sorted(x * rx + y * ry for c in band for x, y in [_anchor(c)])
-        spacings.append([b - a for a, b in itertools.pairwise(along)])
+    spacings = [[gap for gap, _, _ in band] for band in _neighbours(bands, up)]
     every = [g for gaps in spacings for g in gaps]
     if len(every) < 4:
         return False
@@ -224,29 +216,43 @@ def either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
     return any(len({row(a) for a in _anchor_choices(c)}) > 1 for band in bands for c in band)
 
 
+def _neighbours(bands: tuple[list[CardDetection], ...], up: float
+                ) -> list[list[tuple[float, CardDetection, CardDetection]]]:
+    """Per band, each two cards next to each other along the rows: their distance along the rows, and the two."""
+    rx, ry = _row_direction([c for b in bands for c in b], up)
+    out = []
+    for band in bands:
+        along = sorted(((x * rx + y * ry), c) for c in band for x, y in [_anchor(c)])
+        out.append([(b - a, ca, cb) for (a, ca), (b, cb) in itertools.pairwise(along)])
+    return out
+
+
 def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> tuple[CardDetection, CardDetection] | None:
     """Two cards of one row that lie at the same place along it, or None. One of them is not of that row: a card
     anchored into it from the next row (a full seat shows that by a row too long, 3 + 6 + 4; a short seat cannot when
     the row it left is the one a card is missing from), or a read on another card (a pip, a misread corner): closer
     than ``THRESHOLDS.same_place``."""
-    rx, ry = _row_direction([c for b in bands for c in b], up)
-    pairs: list[tuple[float, CardDetection, CardDetection]] = []
-    for band in bands:
-        along = sorted(((x * rx + y * ry), c) for c in band for x, y in [_anchor(c)])
-        pairs += [(b - a, ca, cb) for (a, ca), (b, cb) in itertools.pairwise(along)]
+    pairs = [pair for band in _neighbours(bands, up) for pair in band]
     if len(pairs) < 2:
         return None
     gap, first, second = min(pairs, key=lambda p: p[0])
     return (first, second) if gap < THRESHOLDS.same_place * float(np.median([p[0] for p in pairs])) else None
 
 
-def _turned_placed(turned: set[int], group: list[CardDetection], up: float, bands: tuple[list[CardDetection], ...]
+def _without_turned(turned: set[int], group: list[CardDetection], up: float
+                    ) -> tuple[tuple[list[CardDetection], ...] | None, list[tuple[bool, tuple[int, int, int]]]]:
+    """The rows the cards of ``group`` other than the ``turned`` ones show split on their own, and the ways the cards
+    left out complete them to 3 + 5 + 5 (``_fills``)."""
+    alone = split_rows([g for g in group if id(g) not in turned], up)
+    return alone, [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
+
+
+def _turned_placed(turned: set[int], bands: tuple[list[CardDetection], ...],
+                   alone: tuple[list[CardDetection], ...] | None, fills: list[tuple[bool, tuple[int, int, int]]]
                    ) -> bool | None:
     """Whether the ``turned`` cards (see ``turned_unclear``) lie in the rows the other cards of the seat, split on their
-    own, give, those rows completed to 3 + 5 + 5 one way only; None when the others alone show no rows the cards left
-    out complete."""
-    alone = split_rows([g for g in group if id(g) not in turned], up)
-    fills = [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
+    own (``alone``, ``fills``: ``_without_turned``), give, those rows completed to 3 + 5 + 5 one way only; None when
+    the others alone show no rows the cards left out complete."""
     if alone is None or not fills:
         return None
     return len(fills) == 1 and [{id(c) for c in b if id(c) not in turned} for b in bands] == [{id(c) for c in b}
@@ -263,7 +269,9 @@ def turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection],
     card (the rows are not clear), else None. A few such cards only: when most of a seat is read from the far corners,
     their estimates err alike."""
     turned = _turned_ids(read_up, group)
-    if not turned or len(turned) > THRESHOLDS.max_turned or _turned_placed(turned, group, up, bands) is not False:
+    if not turned or len(turned) > THRESHOLDS.max_turned:
+        return None
+    if _turned_placed(turned, bands, *_without_turned(turned, group, up)) is not False:
         return None
     return next(g for g in group if id(g) in turned)
 
