@@ -116,6 +116,22 @@ def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = 
     return True
 
 
+def shown_box(canvas: Canvas, quad: NDArray[np.float64], obj_id: int) -> list[float] | None:
+    """The box (x1, y1, x2, y2) of the pixels of the polygon where ``obj_id`` is on top (None: none):
+    what a photo shows of a partly covered index."""
+    W, H = canvas.size
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (W, H))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((quad - (x0, y0)) * 4).astype(np.int32), 1, shift=2)
+    ys, xs = np.nonzero((mask > 0) & (canvas.idmap[y0:y1, x0:x1] == obj_id))
+    if len(xs) == 0:
+        return None
+    return [float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1)]
+
+
 def polygon_visibility(canvas: Canvas, quad: NDArray[np.float64], obj_id: int) -> tuple[float, float]:
     """(share of the polygon inside the image, share of its in-image pixels where ``obj_id`` is on top)."""
     W, H = canvas.size

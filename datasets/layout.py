@@ -49,12 +49,23 @@ def _row_poses(cards: tuple[Card, ...], y: float, pitch: float, w: float, rng: n
     return out
 
 
+TIGHT_PITCH = (0.75, 1.0)      # a tight row's card pitch, in index extents (x2 of the index box, from the edge)
+TIGHT_CLEAR = (1.0, 1.25)      # or, in half the tight hands, just clear of the index (only the next row cuts it)
+TIGHT_ROW_STEP = (0.86, 1.06)  # a tight stack's row step, in index extents: the next row cuts through the suit
+
+
 def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h: float, free: bool,
-                         rng: np.random.Generator) -> list[tuple[Card, str | None, int, float, float, float]]:
+                         rng: np.random.Generator, tight: np.random.Generator | None = None
+                         ) -> list[tuple[Card, str | None, int, float, float, float]]:
     """Poses (card, row, pos, x, y, angle) with the player at +y; draw order = list order.
 
     ``index_w`` / ``index_h`` (mm) are the corner index extents: overlapped cards
-    keep at least that much of the lower card showing.
+    keep at least that much of the lower card showing. ``tight``: the hand is laid as players lay
+    a tight row (drawn from this generator, the others' draws unchanged): in half the tight hands each next
+    card covers all but a strip of the index (``TIGHT_PITCH``), in the others it just clears it
+    (``TIGHT_CLEAR``); in half the hands the rows are drawn from the other side (so the strips are of the
+    bottom-right indices), and in 70 % each next row steps less than an index (``TIGHT_ROW_STEP``), cutting
+    through the suit.
     """
     if free:
         return _free_shape(rows, w, h, index_w, rng)
@@ -65,10 +76,17 @@ def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h
         pitch = w * rng.uniform(1.02, 1.25)
     stacked = rng.random() < 0.6
     row_step = (index_h + h * rng.uniform(0.08, 0.4)) if stacked else h * rng.uniform(1.03, 1.25)
-    out = []
+    reverse_cards = reverse_rows = False
+    if tight is not None:
+        pitch = index_w * tight.uniform(*(TIGHT_PITCH if tight.random() < 0.5 else TIGHT_CLEAR))
+        if tight.random() < 0.7:
+            row_step = index_h * tight.uniform(*TIGHT_ROW_STEP)
+        reverse_cards, reverse_rows = bool(tight.random() < 0.5), bool(tight.random() < 0.3)
+    laid = []
     for r, (name, cards) in enumerate(zip(ROW_NAMES, rows, strict=True)):
-        out += _row_poses(cards, (r - 1) * row_step, pitch, w, rng, name)
-    return out
+        row = _row_poses(cards, (r - 1) * row_step, pitch, w, rng, name)
+        laid.append(row[::-1] if reverse_cards else row)
+    return [p for row in (laid[::-1] if reverse_rows else laid) for p in row]
 
 
 def _free_shape(rows: Rows, w: float, h: float, index_w: float,
@@ -98,9 +116,14 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 
 
 def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h: float, index_w: float,
-              index_h: float, rng: np.random.Generator) -> tuple[list[CardPose], list[tuple[float, ...]]]:
-    """Poses of every card on the table and each hand's bounding box (mm)."""
-    local = [hand_in_player_frame(rows, w, h, index_w, index_h, f, rng) for rows, f in zip(hands, free, strict=True)]
+              index_h: float, rng: np.random.Generator, tight: np.random.Generator | None = None,
+              tight_share: float = 0.0) -> tuple[list[CardPose], list[tuple[float, ...]]]:
+    """Poses of every card on the table and each hand's bounding box (mm). A share ``tight_share`` of the
+    hands laid tight (``hand_in_player_frame``), drawn from ``tight``: without it the table is the same."""
+    local = []
+    for rows, f in zip(hands, free, strict=True):
+        laid_tight = tight is not None and tight.random() < tight_share
+        local.append(hand_in_player_frame(rows, w, h, index_w, index_h, f, rng, tight if laid_tight else None))
     angles = [SEAT_ANGLE[s] + rng.normal(0, 0.06) for s in seats]
     radius = 0.2 * h
     rng_offsets = {s: float(rng.normal(0, 0.15 * w)) for s in SEATS}

@@ -25,7 +25,7 @@ from . import sprites
 from .art_cache import CardArt
 from .backgrounds import TEX_PX, table_texture
 from .camera import Camera, frame_table, project
-from .compose import OCCLUDER, Canvas, paste, polygon_visibility
+from .compose import OCCLUDER, Canvas, paste, polygon_visibility, shown_box
 from .deal import DealtHand, deal_round, rules
 from .effects import finish
 from .index_box import mirror_box_x, rotate_box_180
@@ -36,6 +36,7 @@ FREE_SHAPE_SPECIALS = {"six_pairs", "dragon", "all_low_8", "all_high_8", "one_co
                        "five_pairs_trips"}
 MIN_VISIBLE = 0.7     # share of an index's pixels that must show for it to count as visible
 MIN_INSIDE = 0.9      # share of an index that must lie inside the image
+CUT = 0.98            # below this share showing, an index's truth also says what of it shows (_strip_truth)
 
 
 @dataclass
@@ -130,11 +131,52 @@ def _background(rng: np.random.Generator, cam: Camera, size: tuple[int, int], ca
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+RANK_SHARE = 0.55  # the rank's share of an index's height (the suit below it), for a strip's truth
+
+
+def _ink(face: NDArray[Any], box: tuple[float, float, float, float]) -> NDArray[np.float64]:
+    """The art-pixel centres (x, y) of the marks printed in ``box`` of a card face: dark or coloured."""
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(face.shape[1], math.ceil(box[2])), min(face.shape[0], math.ceil(box[3]))
+    patch = face[y0:y1, x0:x1, :3].astype(np.int16)
+    mark = (patch.min(axis=2) < 150) | (patch.max(axis=2) - patch.min(axis=2) > 80)
+    ys, xs = np.nonzero(mark)
+    return np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
+
+
+def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, float, float], rank_on_top: bool,
+                 h_img: Mat, obj_id: int) -> dict[str, Any]:
+    """What a partly covered index shows: the share of its rank's and of its suit's printed marks on top
+    (``box``: the index box in the card's art pixels; a top corner's rank is at the box's top, a bottom
+    corner's, printed upside down, at its bottom; the rank is the box's ``RANK_SHARE``), and the box of
+    its pixels that show."""
+    x0, y0, x1, y1 = box
+    cut = y0 + (y1 - y0) * (RANK_SHARE if rank_on_top else 1 - RANK_SHARE)
+    ink = _ink(face, box)
+    on_top = np.zeros(len(ink), bool)
+    if len(ink):
+        p = np.round(project(h_img, ink)).astype(int)
+        W, H = canvas.size
+        inside = (p[:, 0] >= 0) & (p[:, 0] < W) & (p[:, 1] >= 0) & (p[:, 1] < H)
+        on_top[inside] = canvas.idmap[p[inside, 1], p[inside, 0]] == obj_id
+    upper = ink[:, 1] < cut if len(ink) else np.zeros(0, bool)
+    rank, suit = (upper, ~upper) if rank_on_top else (~upper, upper)
+
+    def share(part: NDArray[np.bool_]) -> float:
+        return round(float(on_top[part].mean()), 3) if part.any() else 0.0
+
+    quad = project(h_img, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
+    shown = shown_box(canvas, quad, obj_id)
+    return {"rank_unoccluded": share(rank), "suit_unoccluded": share(suit),
+            "shown": None if shown is None else [round(v, 2) for v in shown]}
+
+
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
-               split: str = "train", effects: bool = True, soften: bool = True) -> Scene:
+               split: str = "train", effects: bool = True, soften: bool = True, tight: float = 0.0) -> Scene:
     """Scene ``index`` of ``seed``. ``effects=False``: the composite before the camera's look;
     ``soften=False``: the look without its softening effects (blur, depth of field, resolution
-    loss). Neither changes the layout or the ground truth."""
+    loss). Neither changes the layout or the ground truth. ``tight``: the share of hands laid in
+    tight rows where only a strip of each index shows (``datasets.layout``; 0: the scene is as before)."""
     rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -152,7 +194,9 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     card_h_mm = art_h * mm_per_px
     index_w = float(art.boxes[:, 2].max()) * mm_per_px
     index_h = float(art.boxes[:, 3].max()) * mm_per_px
-    poses, hand_boxes = lay_table([h.rows for h in hands], seats, free, CARD_W_MM, card_h_mm, index_w, index_h, rng)
+    tight_rng = scene_rng(seed, index, stream=3, split=split) if tight > 0 else None
+    poses, hand_boxes = lay_table([h.rows for h in hands], seats, free, CARD_W_MM, card_h_mm, index_w, index_h, rng,
+                                  tight_rng, tight)
     xs = [b[0] for b in hand_boxes] + [b[2] for b in hand_boxes]
     ys = [b[1] for b in hand_boxes] + [b[3] for b in hand_boxes]
     pad = 0.25 * CARD_W_MM
@@ -256,10 +300,14 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
             inside, on_top = polygon_visibility(canvas, quad, obj_id)
             lo = np.clip(quad.min(axis=0), 0, (width, height))
             hi = np.clip(quad.max(axis=0), 0, (width, height))
-            boxes.append({"corner": name, "quad": np.round(quad, 2).tolist(),
-                          "box": [round(float(v), 2) for v in (*lo, *hi)],
-                          "inside": round(inside, 3), "unoccluded": round(on_top, 3),
-                          "visible": bool(inside >= MIN_INSIDE and on_top >= MIN_VISIBLE)})
+            entry = {"corner": name, "quad": np.round(quad, 2).tolist(),
+                     "box": [round(float(v), 2) for v in (*lo, *hi)],
+                     "inside": round(inside, 3), "unoccluded": round(on_top, 3),
+                     "visible": bool(inside >= MIN_INSIDE and on_top >= MIN_VISIBLE)}
+            if 0 < on_top < CUT:  # partly covered: how much of the rank and of the suit shows, and where
+                entry.update(_strip_truth(canvas, art.pyramid(pose.card.index)[0], box, name.startswith("top"),
+                                          h_img, obj_id))
+            boxes.append(entry)
         cards_truth.append({"card": str(pose.card), "class": pose.card.index, "player": seats[pose.player],
                             "row": pose.row, "position": pose.position, "corners": np.round(corners, 2).tolist(),
                             "index": boxes})

@@ -246,6 +246,36 @@ def test_tiles_from_a_second_scene_set_join_the_first(tmp_path: Path) -> None:
     assert sum(1 for text in labelled if text.strip()) >= 5  # most tiles are centred near an index
 
 
+def test_reader_crops_of_tight_rows_add_readable_strips_and_sideways_background(tmp_path: Path) -> None:
+    """cls15's crop sets: with ``strips`` a covered index whose rank shows whole and part of whose suit shows
+    is a reader target too (the plain crop set of the same scenes leaves every such strip out), and with
+    ``turn_bg`` a share of the index crops is written again a quarter turn off as background."""
+    import json
+
+    from datasets.synth import generate
+    from training.train_data import build_crops, readable_strip
+
+    scenes = tmp_path / "s"
+    generate(scenes, 6, seed=3, split="train", size=960, workers=1, use_test_deck=True, progress=False, tight=1.0)
+    truths = [json.loads(f.read_text()) for f in sorted((scenes / "truth" / "train").glob("*.json"))]
+    visible = sum(ix["visible"] for t in truths for c in t["cards"] for ix in c["index"])
+    strips = sum(not ix["visible"] and readable_strip(ix) for t in truths for c in t["cards"] for ix in c["index"])
+    assert strips > 0
+    plain, tight = tmp_path / "plain", tmp_path / "tight"
+    build_crops(scenes, "train", plain, seed=0, bg_per_scene=0, flip_bg=0.0)
+    build_crops(scenes, "train", tight, seed=0, bg_per_scene=0, flip_bg=0.0, strips=True, turn_bg=0.5)
+
+    def cards(root: Path) -> int:
+        return sum(1 for d in (root / "train").iterdir() if d.name != "zz_bg" for f in d.glob("*.jpg")
+                   if f.name != "blank.jpg")  # (an empty class gets a blank: the image-folder loader wants one)
+
+    assert cards(plain) == visible
+    assert cards(tight) == visible + strips
+    sideways = list((tight / "train" / "zz_bg").glob("q*.jpg"))
+    assert 0.3 * (visible + strips) < len(sideways) < 0.7 * (visible + strips)
+    assert not list((plain / "train" / "zz_bg").glob("q*.jpg"))
+
+
 def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
     """The suits added by eye to the real test photos keep every published rank and cover every card."""
     from referee.cards import Card

@@ -267,3 +267,50 @@ def test_real_deck_scene() -> None:
         assert scene.truth["family"] in families_by_split()["test"]
         _check_truth(scene.truth)
         _labels_on_indices(scene.image, scene.truth)
+
+
+def _strip_stats(truth: dict[str, Any]) -> tuple[int, int]:
+    """(indices partly covered, of them strips a person reads: rank whole, part of the suit)."""
+    from training.train_data import readable_strip
+
+    cut = [ix for c in truth["cards"] for ix in c["index"] if "shown" in ix and ix["inside"] >= 0.9]
+    return len(cut), sum(not ix["visible"] and readable_strip(ix) for ix in cut)
+
+
+def test_tight_rows_show_strips_of_the_same_tables(proc_deck: CardArt) -> None:
+    """``tight``: the same deal and seats (what comes after the layout, chips to banker, may differ), cards
+    laid closer so that far more indices are cut; what shows of each cut index is in its truth (rank and suit
+    shares, a box inside the index's box), and some cut indices are strips a person reads."""
+    cut_loose = cut_tight = strips = 0
+    for index in range(6):
+        loose = make_scene(3, index, [proc_deck], [], SIZE).truth
+        tight = make_scene(3, index, [proc_deck], [], SIZE, tight=1.0).truth
+        assert tight["round"]["players"] == loose["round"]["players"]
+        assert sorted(c["card"] for c in tight["cards"]) == sorted(c["card"] for c in loose["cards"])
+        cut_loose += _strip_stats(loose)[0]
+        n, s = _strip_stats(tight)
+        cut_tight, strips = cut_tight + n, strips + s
+        for c in tight["cards"]:
+            for ix in c["index"]:
+                if "shown" not in ix:
+                    continue
+                assert 0 <= ix["rank_unoccluded"] <= 1 and 0 <= ix["suit_unoccluded"] <= 1
+                if ix["shown"] is not None:
+                    x1, y1, x2, y2 = ix["shown"]
+                    bx1, by1, bx2, by2 = ix["box"]
+                    assert bx1 - 2 <= x1 < x2 <= bx2 + 2 and by1 - 2 <= y1 < y2 <= by2 + 2  # whole pixels
+    assert cut_tight > 2 * cut_loose
+    assert strips > 0
+
+
+def test_no_tight_option_no_change(tmp_path: Path) -> None:
+    """``--tight 0`` (the default) draws nothing more: the evaluation tables of earlier runs stay byte for byte."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    generate(a, 2, seed=5, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False)
+    generate(b, 2, seed=5, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False, tight=0.0)
+    c = tmp_path / "c"
+    generate(c, 2, seed=5, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False, tight=1.0)
+    for name in ("s5_000000", "s5_000001"):
+        img = f"images/train/{name}.jpg"
+        assert (a / img).read_bytes() == (b / img).read_bytes()
+        assert (a / img).read_bytes() != (c / img).read_bytes()

@@ -71,6 +71,7 @@ from .train_data import (
     ensure_real_tiles,
     ensure_scenes,
     ensure_small_scenes,
+    ensure_tight_scenes,
     ensure_v2_scenes,
     scene_items,
 )
@@ -93,6 +94,9 @@ __all__ = [  # what other code imports from here (the CLI's building blocks, re-
     "ClsPhase", "DetPhase", "FontScenes", "_augment", "_load_crops", "build_crops", "build_tiles", "class_dirs",
     "ensure_scenes", "export", "export_classifier", "main", "scene_items", "train_classifier", "train_stage",
 ]
+
+
+TURN_BG = 0.05  # the tight crop sets' share of index crops also written a quarter turn off as background
 
 
 def _det_weights(runs: Path, name: str) -> Path:
@@ -170,6 +174,14 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
             _add_crops(more, font_scenes, work / fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
+    if phase.tight and args.tight_scenes:
+        tight, tight_fonts = ensure_tight_scenes(args, work)
+        for scenes_k, out_k, n_k, off in ((tight, "crops_tight", args.tight_scenes, 5),
+                                          (tight_fonts, "crops_tight_fonts", args.tight_font_scenes, 6)):
+            if n_k:
+                more.append(work / out_k)
+                made = build_crops(scenes_k, "train", work / out_k, seed + off, n_k, strips=True, turn_bg=TURN_BG)
+                log(f"{out_k}: {made} train (strips too)")
     val_more: list[Path] = []
     if phase.real:
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos))
@@ -275,6 +287,10 @@ def train_parser() -> argparse.ArgumentParser:
                     help="cls13, det8: only the first N photos of each real split (default: all; the smoke test's few)")
     ap.add_argument("--font-scenes-r", type=int, default=250,
                     help="scenes of new procedural font decks for cls13 (<work>/scenes_fonts_r, another seed)")
+    ap.add_argument("--tight-scenes", type=int, default=1000,
+                    help="train-family scenes laid mostly in tight rows (datasets.synth --tight) for cls15's crops")
+    ap.add_argument("--tight-font-scenes", type=int, default=500,
+                    help="font-deck scenes laid mostly in tight rows for cls15's crops")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
@@ -287,7 +303,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "later phases; cls13 on real photos too), det (index finder), det2, det4, det6, "
                          "det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), det5, det7, "
                          "cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), cls10, "
-                         "cls11 (the former second reader), cls12, cls14 on request")
+                         "cls11 (the former second reader), cls12, cls14, cls15 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

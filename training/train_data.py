@@ -29,7 +29,7 @@ SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synt
 # --------------------------------------------------------------------------- scenes
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
-                  size: int | str = 1600, tiers: str | None = None, fonts: bool = False) -> None:
+                  size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -43,6 +43,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd += ["--tiers", tiers]
     if fonts:
         cmd.append("--font-decks")
+    if tight:
+        cmd += ["--tight", str(tight)]
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
@@ -127,13 +129,26 @@ def class_dirs(out: Path, split: str) -> dict[str, Path]:
     return dirs
 
 
+STRIP_RANK = 0.9   # a strip (an index less than datasets.scene.MIN_VISIBLE shown) is a reader target when this
+STRIP_SUIT = 0.25  # much of its rank's printed marks and this much of its suit's show: a person reads it
+
+
+def readable_strip(ix: dict[str, Any]) -> bool:
+    """Whether a covered index's truth says a person reads it from what shows: its rank whole, part of its suit."""
+    return (ix.get("shown") is not None and ix["inside"] >= 0.9 and ix.get("rank_unoccluded", 0.0) >= STRIP_RANK
+            and ix.get("suit_unoccluded", 0.0) >= STRIP_SUIT)
+
+
 def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None, bg_per_scene: int = 12,
-                flip_bg: float = 0.08, ranks: str | None = None) -> int:
+                flip_bg: float = 0.08, ranks: str | None = None, strips: bool = False, turn_bg: float = 0.0) -> int:
     """Upright-turned crops of every visible index (52 classes) and background crops (``zz_bg``).
 
     ``ranks``: only the indices of cards of these ranks (``"23456789T"``: the foreign-letter
     decks' number cards, whose indices read as ours; their courts and aces are left out,
-    neither cards nor background)."""
+    neither cards nor background). ``strips``: also the covered indices a person reads
+    (``readable_strip``), cut around what shows of them (as the index finder boxes a strip) or, a
+    third of them, around the whole index. ``turn_bg``: the share of index crops also written a
+    quarter turn off as background (a sideways index is not a card: the reader's turn choice)."""
     done = out / f".done_{split}"
     if done.exists():
         return int(done.read_text())
@@ -154,10 +169,12 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
                 q = np.asarray(ix["quad"])
                 centres.append(q.mean(axis=0))
                 sizes.append(max(q[:, 0].max() - q[:, 0].min(), q[:, 1].max() - q[:, 1].min()))
-                if not ix["visible"] or (ranks is not None and c["card"][0] not in ranks):
+                strip = strips and not ix["visible"] and readable_strip(ix)
+                if not (ix["visible"] or strip) or (ranks is not None and c["card"][0] not in ranks):
                     continue
                 jit = (rng.normal(0, 0.04), rng.normal(0, 0.04), rng.uniform(0.9, 1.15))
-                crop = crop_square(image, (x1, y1, x2, y2), jitter=jit)
+                sx1, sy1, sx2, sy2 = ix["shown"] if strip and rng.random() < 2 / 3 else (x1, y1, x2, y2)
+                crop = crop_square(image, (sx1, sy1, sx2, sy2), jitter=jit)
                 k = upright_turns(glyph_up_from_quad(ix["quad"], ix["corner"]))
                 up = np.ascontiguousarray(np.rot90(crop, k))
                 name = f"{path.stem}_{c['card']}{j}.jpg"
@@ -165,6 +182,10 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
                 count += 1
                 if rng.random() < flip_bg:  # upside down is not a card: teaches 6/9 and the turn choice
                     cv2.imwrite(str(dirs[BG_CLASS] / f"r{name}"), np.ascontiguousarray(np.rot90(up, 2)))
+                    count += 1
+                if turn_bg and rng.random() < turn_bg:  # (no draw without it: earlier crop sets stay)
+                    turned = np.rot90(up, 1 if rng.random() < 0.5 else 3)
+                    cv2.imwrite(str(dirs[BG_CLASS] / f"q{name}"), np.ascontiguousarray(turned))
                     count += 1
         if not sizes:
             continue
@@ -227,6 +248,21 @@ def ensure_v2_scenes(args: argparse.Namespace, work: Path) -> Path:
     v2 = work / "scenes_v2"
     ensure_scenes(v2, "train", args.v2_scenes, args.seed + 80, args.test_deck, args.workers, args.size)
     return v2
+
+
+TIGHT_SHARE = 0.8  # the tight scenes' share of hands laid in tight rows (datasets.synth --tight)
+
+
+def ensure_tight_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
+    """``--tight-scenes`` train-family scenes and ``--tight-font-scenes`` font-deck scenes whose hands are mostly
+    laid in tight rows (only a strip of each covered index shows), for cls15's crops."""
+    tight, fonts = work / "scenes_tight", work / "scenes_tight_fonts"
+    ensure_scenes(tight, "train", args.tight_scenes, args.seed + 100, args.test_deck, args.workers, args.size,
+                  tight=TIGHT_SHARE)
+    if args.tight_font_scenes:
+        ensure_scenes(fonts, "train", args.tight_font_scenes, args.seed + 101, False, args.workers, args.size,
+                      fonts=True, tight=TIGHT_SHARE)
+    return tight, fonts
 
 
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",

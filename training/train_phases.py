@@ -64,6 +64,8 @@ class ClsPhase:
     real: bool = False     # also crops of real photos (training.realcrops: cardcounter's train split; its val
     #                        split joins the validation crops and chooses the best epoch)
     real_crops: str = "crops_real"  # the folder of those crops (made with the index finder in models/ then)
+    tight: bool = False    # also the crops of --tight-scenes / --tight-font-scenes scenes laid in tight rows, with
+    #                        the strips a person reads (train_data.readable_strip) and sideways indices as background
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
 
@@ -149,6 +151,14 @@ CLS_PHASES = {
     "cls14": ClsPhase("crops_r", "real_scenes", 900, 7e-5, "cls13", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", stretch_p=0.5, freeze_bn=True, exports_as="index_cls2.onnx"),
+    # cls13 continued on cls14's crops beside crops of scenes laid in TIGHT rows (datasets.synth --tight: each
+    # next card covers all but a strip of the index; the strips whose rank shows whole and a third of whose suit
+    # shows are targets, cut around what shows) and quarter-turned indices as background: the real misses left
+    # are strips of tight rows read below the floor, and cls14 read a 4h a quarter turn off as a Kh
+    "cls15": ClsPhase("crops_r", "real_scenes", 900, 7e-5, "cls13", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True,
+                      exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -163,6 +173,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls12": (0.85, 3),
     "cls13": (1.0, 4),
     "cls14": (0.6, 3),
+    "cls15": (1.0, 3),
 }
 
 
