@@ -4,8 +4,9 @@
 
 Real: ``../shared/realcards/cardcounter``'s train and val blocks (the test blocks are left out: nothing is
 tuned on them) and, for the whole photo's noise and JPEG only (its boxes are whole cards), edje's train
-photos (phones and a webcam). Synthetic: each ``--scenes`` folder (an output of ``python -m datasets.synth``; default: the
-training scenes and the 120 validation tables of the model card, where present). For every labelled corner
+photos (phones and a webcam). Synthetic: each ``--scenes`` folder (an output of ``python -m
+datasets.synth``; default: the training scenes and the 120 validation tables of the model card, where
+present). For every labelled corner
 index (synthetic: every visible one) it measures, at the photo's own resolution:
 
 * ``height``: the index box's long side in pixels;
