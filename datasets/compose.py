@@ -116,17 +116,34 @@ def paste(canvas: Canvas, sprite: Image, h_img: Mat, obj_id: int, key: object = 
     return True
 
 
-def shown_box(canvas: Canvas, quad: NDArray[np.float64], obj_id: int) -> list[float] | None:
-    """The box (x1, y1, x2, y2) of the pixels of the polygon where ``obj_id`` is on top (None: none):
-    what a photo shows of a partly covered index."""
+def _polygon_pixels(canvas: Canvas, quad: NDArray[np.float64]) -> tuple[NDArray[np.bool_], int, int, int] | None:
+    """The polygon's pixels in the image (a mask over its in-image box, and that box's origin x, y) and how many
+    pixels it covers in all, in the image or not; None when no part of its box is in the image."""
     W, H = canvas.size
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (W, H))
-    if x1 <= x0 or y1 <= y0:
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+    if cx1 <= cx0 or cy1 <= cy0:
         return None
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.round((quad - (x0, y0)) * 4).astype(np.int32), 1, shift=2)
-    ys, xs = np.nonzero((mask > 0) & (canvas.idmap[y0:y1, x0:x1] == obj_id))
+    return mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0] > 0, int(cx0), int(cy0), int(mask.sum())
+
+
+def _on_top(canvas: Canvas, inside: NDArray[np.bool_], x0: int, y0: int, obj_id: int) -> NDArray[np.bool_]:
+    h, w = inside.shape
+    top: NDArray[np.bool_] = inside & (canvas.idmap[y0:y0 + h, x0:x0 + w] == obj_id)
+    return top
+
+
+def shown_box(canvas: Canvas, quad: NDArray[np.float64], obj_id: int) -> list[float] | None:
+    """The box (x1, y1, x2, y2) of the pixels of the polygon where ``obj_id`` is on top (None: none):
+    what a photo shows of a partly covered index."""
+    pixels = _polygon_pixels(canvas, quad)
+    if pixels is None:
+        return None
+    inside, x0, y0, _total = pixels
+    ys, xs = np.nonzero(_on_top(canvas, inside, x0, y0, obj_id))
     if len(xs) == 0:
         return None
     return [float(x0 + xs.min()), float(y0 + ys.min()), float(x0 + xs.max() + 1), float(y0 + ys.max() + 1)]
@@ -134,20 +151,11 @@ def shown_box(canvas: Canvas, quad: NDArray[np.float64], obj_id: int) -> list[fl
 
 def polygon_visibility(canvas: Canvas, quad: NDArray[np.float64], obj_id: int) -> tuple[float, float]:
     """(share of the polygon inside the image, share of its in-image pixels where ``obj_id`` is on top)."""
-    W, H = canvas.size
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
-    if cx1 <= cx0 or cy1 <= cy0:
+    pixels = _polygon_pixels(canvas, quad)
+    if pixels is None:
         return 0.0, 0.0
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round((quad - (x0, y0)) * 4).astype(np.int32), 1, shift=2)
-    total = int(mask.sum())
-    if total == 0:
-        return 0.0, 0.0
-    inside = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    inside, x0, y0, total = pixels
     n_in = int(inside.sum())
-    if n_in == 0:
+    if total == 0 or n_in == 0:
         return 0.0, 0.0
-    top = canvas.idmap[cy0:cy1, cx0:cx1] == obj_id
-    return n_in / total, float((top & (inside > 0)).sum()) / n_in
+    return n_in / total, float(_on_top(canvas, inside, x0, y0, obj_id).sum()) / n_in

@@ -144,13 +144,13 @@ def _ink(face: NDArray[Any], box: tuple[float, float, float, float]) -> NDArray[
     return np.stack([xs + x0 + 0.5, ys + y0 + 0.5], axis=1).astype(np.float64)
 
 
-def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, float, float], rank_on_top: bool,
-                 h_img: Mat, obj_id: int) -> dict[str, Any]:
+def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, float, float], quad: Mat,
+                 rank_on_top: bool, h_img: Mat, obj_id: int) -> dict[str, Any]:
     """What a partly covered index shows: the share of its rank's and of its suit's printed marks on top
     (``box``: the index box in the card's art pixels; a top corner's rank is at the box's top, a bottom
-    corner's, printed upside down, at its bottom; the rank is the box's ``RANK_SHARE``), and the box of
-    its pixels that show."""
-    x0, y0, x1, y1 = box
+    corner's, printed upside down, at its bottom; the rank is the box's ``RANK_SHARE``; ``quad``: the box in the
+    image), and the box of its pixels that show."""
+    y0, y1 = box[1], box[3]
     cut = y0 + (y1 - y0) * (RANK_SHARE if rank_on_top else 1 - RANK_SHARE)
     ink = _ink(face, box)
     on_top = np.zeros(len(ink), bool)
@@ -165,7 +165,6 @@ def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, fl
     def share(part: NDArray[np.bool_]) -> float:
         return round(float(on_top[part].mean()), 3) if part.any() else 0.0
 
-    quad = project(h_img, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64))
     shown = shown_box(canvas, quad, obj_id)
     return {"rank_unoccluded": share(rank), "suit_unoccluded": share(suit),
             "shown": None if shown is None else [round(v, 2) for v in shown]}
@@ -305,8 +304,8 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
                      "inside": round(inside, 3), "unoccluded": round(on_top, 3),
                      "visible": bool(inside >= MIN_INSIDE and on_top >= MIN_VISIBLE)}
             if 0 < on_top < CUT:  # partly covered: how much of the rank and of the suit shows, and where
-                entry.update(_strip_truth(canvas, art.pyramid(pose.card.index)[0], box, name.startswith("top"),
-                                          h_img, obj_id))
+                entry.update(_strip_truth(canvas, art.pyramid(pose.card.index)[0], box, quad,
+                                          name.startswith("top"), h_img, obj_id))
             boxes.append(entry)
         cards_truth.append({"card": str(pose.card), "class": pose.card.index, "player": seats[pose.player],
                             "row": pose.row, "position": pose.position, "corners": np.round(corners, 2).tolist(),

@@ -150,8 +150,6 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
     export(best, "det", DET_EXPORT, args.models)
 
 
-
-
 def _add_crops(more: list[Path], scenes: Path, out: Path, seed: int, n: int, note: str = "",
                ranks: str | None = None) -> None:
     """Crops of the first ``n`` scenes of another scene set into ``out``, a folder the phase also trains on."""
@@ -291,9 +289,10 @@ def train_parser() -> argparse.ArgumentParser:
     ap.add_argument("--font-scenes-r", type=int, default=250,
                     help="scenes of new procedural font decks for cls13 (<work>/scenes_fonts_r, another seed)")
     ap.add_argument("--tight-scenes", type=int, default=1000,
-                    help="train-family scenes laid mostly in tight rows (datasets.synth --tight) for cls15's crops")
+                    help="train-family scenes laid mostly in tight rows (datasets.synth --tight) for the crops of "
+                         "cls15-cls17")
     ap.add_argument("--tight-font-scenes", type=int, default=500,
-                    help="font-deck scenes laid mostly in tight rows for cls15's crops")
+                    help="font-deck scenes laid mostly in tight rows for the crops of cls15-cls17")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it

@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datasets.scene import MIN_INSIDE
 from referee.cards import DECK
 from vision.tiles import BG_CLASS, CROP_SIZE, crop_square, glyph_up_from_quad, upright_turns
 
@@ -135,7 +136,7 @@ STRIP_SUIT = 0.25  # much of its rank's printed marks and this much of its suit'
 
 def readable_strip(ix: dict[str, Any]) -> bool:
     """Whether a covered index's truth says a person reads it from what shows: its rank whole, part of its suit."""
-    return (ix.get("shown") is not None and ix["inside"] >= 0.9 and ix.get("rank_unoccluded", 0.0) >= STRIP_RANK
+    return (ix.get("shown") is not None and ix["inside"] >= MIN_INSIDE and ix.get("rank_unoccluded", 0.0) >= STRIP_RANK
             and ix.get("suit_unoccluded", 0.0) >= STRIP_SUIT)
 
 
@@ -255,7 +256,7 @@ TIGHT_SHARE = 0.8  # the tight scenes' share of hands laid in tight rows (datase
 
 def ensure_tight_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
     """``--tight-scenes`` train-family scenes and ``--tight-font-scenes`` font-deck scenes whose hands are mostly
-    laid in tight rows (only a strip of each covered index shows), for cls15's crops."""
+    laid in tight rows (only a strip of each covered index shows), for the crops of cls15-cls17."""
     tight, fonts = work / "scenes_tight", work / "scenes_tight_fonts"
     ensure_scenes(tight, "train", args.tight_scenes, args.seed + 100, args.test_deck, args.workers, args.size,
                   tight=TIGHT_SHARE)
