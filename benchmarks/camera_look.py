@@ -125,9 +125,10 @@ def scene_photos(folder: Path, n: int) -> list[tuple[Path, list[tuple[float, flo
     out = []
     for f in truths:
         t = json.loads(f.read_text())
-        boxes = [tuple(ix["box"]) for c in t["cards"] for ix in c["index"] if ix["visible"]]
+        boxes = [(b[0], b[1], b[2], b[3]) for c in t["cards"] for ix in c["index"] if ix["visible"]
+                 for b in [ix["box"]]]
         out.append((folder / t["image"], boxes))
-    return out  # type: ignore[return-value]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
