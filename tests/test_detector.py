@@ -314,3 +314,35 @@ def test_the_recipes_index_finder_phases_keep_their_tile_sizes() -> None:
 
     assert {k: p.tile for k, p in DET_PHASES.items()} == {**{k: DET_TILE for k in DET_PHASES}, "det8": 416}
     assert DET_TILE == 256
+
+
+def test_tight_row_neighbours_never_cover_the_index_they_are_pasted_around() -> None:
+    """cls18's batch augmentation (``training.neighbours``): a crop whose ink is found gets another index crop
+    pasted as the card that covers it, past its ink (or cutting at most a fifth of it from below), and the
+    crop's own ink is left as it was (at most in the covering card's soft shadow)."""
+    torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
+    from training.neighbours import COVER_BELOW, ink_extents, paste_neighbours
+
+    s = 64
+
+    def index_crop(value: int, x0: int, x1: int) -> np.ndarray:
+        img = np.full((3, s, s), 230, np.uint8)
+        img[:, 12:30, x0:x1 + 1] = value      # "rank"
+        img[:, 34:52, x0 + 2:x1 - 1] = value  # "suit", a gap of 4 rows above it
+        return img
+
+    x = torch.from_numpy(np.stack([index_crop(20 + 10 * i, 24 + (i % 3), 38 + (i % 3)) for i in range(16)]))
+    ink, paper = ink_extents(x)
+    assert ink[0].tolist() == [24, 38, 12, 51] and abs(float(paper[0]) - 230 / 255) < 1e-6
+    out = paste_neighbours(x.float() / 255, ink, paper, torch.Generator().manual_seed(0), 1.0)
+    changed = 0
+    for i in range(len(x)):
+        x0, x1, y0, y1 = (int(v) for v in ink[i])
+        bottom = y0 + round((1 - COVER_BELOW) * (y1 - y0))  # the next row may cover from here down
+        before, after = x[i].float() / 255, out[i]
+        ratio = after[:, y0:bottom, x0:x1 + 1] / before[:, y0:bottom, x0:x1 + 1]
+        assert float(ratio.min()) >= 0.79 and float(ratio.max()) <= 1.0 + 1e-6
+        changed += int(not torch.allclose(before, after))
+    assert changed >= 12  # every crop was chosen; a few draws leave no room
+    dark = (out.mean(1) < 0.5).flatten(1).sum(1)
+    assert bool((dark > (x.float().mean(1) < 128).flatten(1).sum(1)).any())  # a neighbour's index came in

@@ -68,6 +68,7 @@ class ClsPhase:
     #                        the strips a person reads (train_data.readable_strip) and sideways indices as background
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
+    neighbour_p: float = 0.0  # share of each batch given the cards of a tight row around it (training.neighbours)
 
 
 DET_PHASES = {
@@ -171,6 +172,18 @@ CLS_PHASES = {
     "cls17": ClsPhase("crops_r", "real_scenes", 900, 7e-5, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
                       stretch_p=0.5, freeze_bn=True),
+    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data, half of each batch given
+    # the cards of a tight row around its index (training.neighbours: the covering card's edge just past the ink,
+    # its index past that, a strip of the card beneath): real tight rows put three indices in one crop
+    "cls18": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, neighbour_p=0.5),
+    # cls13 (models/index_cls2.pt when its run is not here) continued on cls15's data (cls13's synthetic and real
+    # crops, the tight-row scenes, the real crops cut at det8's boxes too) with cls18's tight-row neighbours
+    "cls19": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls13", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -188,6 +201,8 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls15": (1.0, 3),
     "cls16": (1.0, 3),
     "cls17": (1.0, 3),
+    "cls18": (1.0, 2),
+    "cls19": (1.0, 2),
 }
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.tiles import CROP_SIZE
 
+from .neighbours import ink_extents, paste_neighbours
 from .train_env import import_yolo, log
 
 
@@ -112,13 +113,14 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                      batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
                      blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
                      motion_p: float = 0.0, stretch_p: float = 0.0, freeze_bn: bool = False,
-                     val_more: list[Path] | None = None) -> Path:
+                     val_more: list[Path] | None = None, neighbour_p: float = 0.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
     that starts from weights recovered from an ONNX export (``training.recover``, batch norms folded in)
     starts exactly where that model is. ``val_more``: further validation crop folders (their ``val``
-    split); the best epoch is the one with the highest mean of the validation sets' top-1.
+    split); the best epoch is the one with the highest mean of the validation sets' top-1. ``neighbour_p``: the
+    share of each batch given the cards of a tight row around its index (``training.neighbours``).
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
     ~10 s per batch of 128 at 64 px while the model's forward+backward took 0.5 s.
@@ -138,6 +140,12 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     t_load = time.time()
     xtr, ytr = _load_crops([crops / "train"] + [m / "train" for m in more or []], names)
     vals = [_load_crops([root / "val"], names) for root in [crops, *(val_more or [])]]
+    ink: Any = None
+    paper: Any = None
+    donors: Any = None
+    if neighbour_p > 0:
+        ink, paper = ink_extents(xtr)
+        donors = ytr != names.index("zz_bg") if "zz_bg" in names else None
     log(f"cls: {len(xtr)} train / {' + '.join(str(len(v[0])) for v in vals)} val crops, {len(names)} classes, "
         f"loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
@@ -172,7 +180,11 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             for g in opt.param_groups:  # linear warm-up over 3% then cosine
                 g["lr"] = lr * min(1.0, done / 0.03 + 0.02) * (0.5 * (1 + math.cos(math.pi * min(done, 1.0))) + 0.02)
             idx = perm[step * batch:(step + 1) * batch]
-            x = _augment(xtr[idx].float() / 255.0, gen, max_deg, blur_p, blur_min, motion_p, stretch_p)
+            x = xtr[idx].float() / 255.0
+            if ink is not None:
+                x = paste_neighbours(x, ink[idx], paper[idx], gen, neighbour_p,
+                                     None if donors is None else donors[idx])
+            x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p)
             y = ytr[idx]
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
