@@ -218,12 +218,12 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
            "--font-scenes3", "3", "--cls11-hours", "0", "--cls11-epochs", "1", "--test-deck",
            "--real-scenes", "3", "--font-scenes-r", "2", "--real-photos", "2", "--cls13-hours", "0",
            "--cls13-epochs", "1", "--det8-hours", "0", "--tight-scenes", "2", "--tight-font-scenes", "1",
-           "--cls17-hours", "0", "--cls17-epochs", "1"]
-    if not (CARDCOUNTER / "images").is_dir():  # det8 and cls13 train on the real photos: without them, the others
+           "--cls17-hours", "0", "--cls17-epochs", "1", "--cls19-hours", "0", "--cls19-epochs", "1"]
+    if not (CARDCOUNTER / "images").is_dir():  # det8, cls13, cls19 train on the real photos: without them, the others
         from training.train import train_parser
 
         default = next(a.default for a in train_parser()._actions if a.dest == "stages")
-        cmd += ["--stages", ",".join(s for s in default.split(",") if s not in ("det8", "cls13"))]
+        cmd += ["--stages", ",".join(s for s in default.split(",") if s not in ("det8", "cls13", "cls19"))]
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg"), "SHISANSHUI_CACHE": str(tmp_path / "art-cache")}
     return cmd, env
 
