@@ -11,6 +11,7 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -346,3 +347,26 @@ def test_tight_row_neighbours_never_cover_the_index_they_are_pasted_around() -> 
     assert changed >= 12  # every crop was chosen; a few draws leave no room
     dark = (out.mean(1) < 0.5).flatten(1).sum(1)
     assert bool((dark > (x.float().mean(1) < 128).flatten(1).sum(1)).any())  # a neighbour's index came in
+
+
+def test_sharpening_narrows_a_soft_index_s_edges() -> None:
+    """cls20's augmentation (``training.train_reader._sharpen``): the synthetic indices' edges are about twice
+    as wide for their height as a real webcam's (``benchmarks/camera_look.py``); a sharpened crop's edges rise
+    over fewer pixels (10 % to 90 % of the step between paper and ink)."""
+    torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
+    from training.train_reader import _gaussian, _sharpen
+
+    img = torch.full((8, 3, 64, 64), 0.9)
+    img[:, :, 14:50, 26:38] = 0.1                       # a dark mark on paper
+    soft = _gaussian(img, 2.0)
+    sharp = _sharpen(soft.clone(), torch.Generator().manual_seed(0), torch.ones(8, dtype=torch.bool))
+
+    def rise(x: Any) -> int:
+        """Pixels of the middle row's left edge between 10 % and 90 % of the paper-to-ink step."""
+        row = x[0, 32, :32]
+        lo, hi = 0.1 + 0.1 * 0.8, 0.9 - 0.1 * 0.8
+        return int(((row > lo) & (row < hi)).sum())
+
+    for before, after in zip(soft, sharp, strict=True):
+        assert rise(after) < rise(before)
+    assert float(sharp.min()) >= 0.0 and float(sharp.max()) <= 1.0

@@ -203,7 +203,7 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
                             blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p,
                             stretch_p=phase.stretch_p, freeze_bn=phase.freeze_bn, val_more=val_more,
-                            neighbour_p=phase.neighbour_p)
+                            neighbour_p=phase.neighbour_p, sharpen_p=phase.sharpen_p)
     export_classifier(best, args.models, phase.exports_as)
 
 

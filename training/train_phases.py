@@ -69,6 +69,7 @@ class ClsPhase:
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
     neighbour_p: float = 0.0  # share of each batch given the cards of a tight row around it (training.neighbours)
+    sharpen_p: float = 0.0  # share of the crops not blurred that are sharpened (real webcams: edges half as wide)
 
 
 DET_PHASES = {
@@ -188,6 +189,11 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       exports_as="index_cls2.onnx"),
+    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data with 80 % of the crops not
+    # blurred sharpened: the real indices' edges are about half as wide for their size as the synthetic ones
+    "cls20": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, sharpen_p=0.8),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -207,6 +213,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls17": (1.0, 3),
     "cls18": (1.0, 2),
     "cls19": (1.0, 2),
+    "cls20": (1.0, 2),
 }
 
 

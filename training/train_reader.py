@@ -68,12 +68,44 @@ def _motion_blur(x: Any, gen: Any, share: float) -> Any:
     return x
 
 
+def _gaussian(x: Any, sigma: float) -> Any:
+    """``x`` (N, C, H, W) blurred by a Gaussian of ``sigma`` px (separable, borders replicated)."""
+    import torch
+    import torch.nn.functional as F
+
+    r = max(1, math.ceil(3 * sigma))
+    t = torch.arange(-r, r + 1, dtype=torch.float32)
+    k = torch.exp(-0.5 * (t / sigma) ** 2)
+    k = k / k.sum()
+    c = x.shape[1]
+    x = F.conv2d(F.pad(x, (r, r, 0, 0), mode="replicate"), k.view(1, 1, 1, -1).expand(c, 1, 1, -1), groups=c)
+    return F.conv2d(F.pad(x, (0, 0, r, r), mode="replicate"), k.view(1, 1, -1, 1).expand(c, 1, -1, 1), groups=c)
+
+
+def _sharpen(x: Any, gen: Any, chosen: Any) -> Any:
+    """The ``chosen`` crops sharpened (unsharp mask: sigma 0.8-1.6 px, amount 0.6-2.0, a few draws per batch):
+    the real webcam indices' edges are about half as wide for their height as the synthetic scenes'
+    (``benchmarks/camera_look.py``; on the 64 px crops edge/height 0.050 against 0.084), so without it the
+    reader trains on crops softer than nearly every real one."""
+    import torch
+
+    idx = torch.nonzero(chosen).flatten()
+    for part in idx.chunk(4):
+        if len(part) == 0:
+            continue
+        sigma = float(0.8 + 0.8 * torch.rand(1, generator=gen))
+        amount = float(0.6 + 1.4 * torch.rand(1, generator=gen))
+        x[part] = (x[part] + amount * (x[part] - _gaussian(x[part], sigma))).clamp(0, 1)
+    return x
+
+
 def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_min: float = 0.35,
-             motion_p: float = 0.0, stretch_p: float = 0.0) -> Any:
+             motion_p: float = 0.0, stretch_p: float = 0.0, sharpen_p: float = 0.0) -> Any:
     """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``; a share
     ``stretch_p`` also stretched along one axis by up to 1.8 x, as a webcam's 16:9 frame stored square
     stretches it), blur (a share ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and
-    back), motion blur (a share ``motion_p``), colour, noise."""
+    back), motion blur (a share ``motion_p``), sharpening (a share ``sharpen_p`` of the crops not blurred:
+    ``_sharpen``), colour, noise."""
     import torch
     import torch.nn.functional as F
 
@@ -94,6 +126,8 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
         f = float(blur_min + 0.4 * torch.rand(1, generator=gen))
         small = F.interpolate(x[blur], scale_factor=f, mode="bilinear", align_corners=False)
         x[blur] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
+    if sharpen_p > 0:
+        x = _sharpen(x, gen, ~blur & (torch.rand(n, generator=gen) < sharpen_p))
     if motion_p > 0:
         x = _motion_blur(x, gen, motion_p)
     gain = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.3          # white balance
@@ -113,14 +147,15 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                      batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
                      blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
                      motion_p: float = 0.0, stretch_p: float = 0.0, freeze_bn: bool = False,
-                     val_more: list[Path] | None = None, neighbour_p: float = 0.0) -> Path:
+                     val_more: list[Path] | None = None, neighbour_p: float = 0.0, sharpen_p: float = 0.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
     that starts from weights recovered from an ONNX export (``training.recover``, batch norms folded in)
     starts exactly where that model is. ``val_more``: further validation crop folders (their ``val``
     split); the best epoch is the one with the highest mean of the validation sets' top-1. ``neighbour_p``: the
-    share of each batch given the cards of a tight row around its index (``training.neighbours``).
+    share of each batch given the cards of a tight row around its index (``training.neighbours``);
+    ``sharpen_p``: the share of the crops not blurred that are sharpened (``_sharpen``).
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
     ~10 s per batch of 128 at 64 px while the model's forward+backward took 0.5 s.
@@ -184,7 +219,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             if ink is not None:
                 x = paste_neighbours(x, ink[idx], paper[idx], gen, neighbour_p,
                                      None if donors is None else donors[idx])
-            x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p)
+            x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p, sharpen_p)
             y = ytr[idx]
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
