@@ -32,20 +32,20 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped). ``cls13`` (the second
    reader) continues ``cls9`` on crops of REAL photos (``training.realcrops``: cardcounter's train capture
    blocks) beside 300 train-family and 250 new font-deck scenes' crops; where ``cls9``'s run is not here it
-   starts from ``models/index_cls9.pt``. The last reader phase, ``cls17`` (the first reader), continues
+   starts from ``models/index_cls9.pt``. ``cls17`` (the first reader) continues
    ``cls9`` (else ``models/index_cls9.pt``) on ``cls13``'s synthetic crops beside the crops of 1,500 scenes laid
    in tight rows (``<work>/scenes_tight``, ``scenes_tight_fonts``: ``datasets.synth --tight``), with the strips
-   a person reads; ``cls15`` and ``cls16`` (on request) add the real crops. The last, ``cls19`` (the second
-   reader), continues ``cls13`` (else ``models/index_cls13.pt``) on ``cls15``'s data with the cards of a tight row
-   pasted around half of each batch's index crops (``training.neighbours``); ``cls18`` (on request) does that
-   to ``cls17``. The last index-finder phase,
-   ``det8``, continues ``det6`` on tiles of the same real photos (``training.realtiles``) beside 300
-   train-family and 250 font-deck scenes' tiles, at 416 px; where ``det6``'s run is not here it starts from
-   ``models/index_det6.pt``. ``cls14`` (on request, not shipped) continues ``cls13`` on new crops of the real
-   photos cut around ``det8``'s boxes too.
+   a person reads; ``cls15`` and ``cls16`` (on request) add the real crops. ``cls19`` (the second reader)
+   continues ``cls13`` (else ``models/index_cls13.pt``) on ``cls15``'s data with the cards of a tight row pasted
+   around half of each batch's index crops (``training.neighbours``); ``cls18`` (on request) does that to
+   ``cls17``, and ``cls20`` (on request) continues ``cls17`` on its data with most crops not blurred sharpened
+   (real webcams' edges are half as wide). The last index-finder phase, ``det8``, continues ``det6`` on tiles
+   of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
+   416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
+   shipped) continues ``cls13`` on new crops of the real photos cut around ``det8``'s boxes too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
-   ``models/index_cls.onnx`` (the last, ``cls17``, ships; ``cls19``, after ``cls13``: ``models/index_cls2.onnx``,
+   ``models/index_cls.onnx`` (``cls17`` ships; ``cls19``, after ``cls13``: ``models/index_cls2.onnx``,
    the second reader asked where the first is unsure; ``cls11`` too, on request).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
@@ -304,12 +304,13 @@ def train_parser() -> argparse.ArgumentParser:
         ap.add_argument(f"--{n}-epochs", type=int, default=epochs,
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
-    ap.add_argument("--stages", default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19",
+    ap.add_argument("--stages",
+                    default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13, cls17, "
-                         "cls19 (its later phases; cls13, cls19 on real photos too), det (index finder), det2, det4, "
-                         "det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), det5, "
-                         "det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), cls10, "
-                         "cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18 on request")
+                         "cls19 (its later phases; cls13, cls19 on real photos too), det (index finder), det2, "
+                         "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
+                         "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
+                         "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
