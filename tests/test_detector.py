@@ -318,8 +318,8 @@ def test_the_recipes_index_finder_phases_keep_their_tile_sizes() -> None:
 
 
 def test_tight_row_neighbours_never_cover_the_index_they_are_pasted_around() -> None:
-    """cls18's batch augmentation (``training.neighbours``): a crop whose ink is found gets another index crop
-    pasted as the card that covers it, past its ink (or cutting at most a fifth of it from below), and the
+    """cls18's and cls19's batch augmentation (``training.neighbours``): a crop whose ink is found gets another
+    index crop pasted as the card that covers it, past its ink (or cutting at most a fifth of it from below), and the
     crop's own ink is left as it was (at most in the covering card's soft shadow)."""
     torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
     from training.neighbours import COVER_BELOW, ink_extents, paste_neighbours

@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.tiles import CROP_SIZE
+from vision.tiles import BG_CLASS, CROP_SIZE
 
 from .neighbours import ink_extents, paste_neighbours
 from .train_env import import_yolo, log
@@ -180,7 +180,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     donors: Any = None
     if neighbour_p > 0:
         ink, paper = ink_extents(xtr)
-        donors = ytr != names.index("zz_bg") if "zz_bg" in names else None
+        donors = ytr != names.index(BG_CLASS) if BG_CLASS in names else None
     log(f"cls: {len(xtr)} train / {' + '.join(str(len(v[0])) for v in vals)} val crops, {len(names)} classes, "
         f"loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
