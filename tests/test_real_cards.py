@@ -16,7 +16,8 @@ import pytest
 
 from referee.cards import Card
 from training.evaluate_real import SourceReport, score_photo
-from training.realsets import CARDCOUNTER, LabelledIndex, RealPhoto, cardcounter, parse_class, split_of
+from training.realsets import (CARDCOUNTER, LABEL_FIXES, LabelledIndex, RealPhoto, cardcounter, label_fixes,
+                               parse_class, split_of, yolo_photos)
 from vision.detector import CALIBRATION, MODELS, CardDetector, reader_temperature, tempered
 from vision.tiles import CROP_MARGIN, CROP_SIZE
 from vision.types import MIN_CONFIDENCE, CardDetection
@@ -47,6 +48,44 @@ def test_split_by_capture_time_keeps_blocks_apart() -> None:
         if minute(b) - minute(a) < 5:
             assert splits[a] == splits[b], (a, b)
     assert sum(len(p.indices) for p in photos) == 1149  # every labelled card index (backs, jokers left out)
+
+
+@needs_cardcounter
+def test_label_corrections_apply_and_no_card_is_labelled_three_times() -> None:
+    """The published labels corrected by eye (``training/label_fixes.csv``) all still match their label lines,
+    and after them no photo labels one card on more than its two corners."""
+    fixes = label_fixes()
+    assert len(fixes) == 12
+    fixed = {p.path.stem: p for p in cardcounter()}
+    published = {p.path.stem: p for p in yolo_photos(CARDCOUNTER, fixes=None)}
+    changed = [(stem, a.card, b.card) for stem in fixed
+               for a, b in zip(published[stem].indices, fixed[stem].indices, strict=True) if a.card != b.card]
+    assert len(changed) == len(fixes)
+    assert ("WIN_20240627_17_01_16_Pro", "4s", "3s") in changed   # a held-out 3 of spades published as a 4
+    for photo in fixed.values():
+        counts = [sum(ix.card == c for ix in photo.indices) for c in photo.cards]
+        assert max(counts) <= 2, photo.path.stem
+
+
+def _yolo_folder(root: Path, label_line: str) -> Path:
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    cv2.imwrite(str(root / "images" / "WIN_20240627_12_50_01_Pro.jpg"), np.full((64, 64, 3), 200, np.uint8))
+    (root / "labels" / "WIN_20240627_12_50_01_Pro.txt").write_text(label_line + "\n")
+    (root / "data.yaml").write_text("names: ['10C', '4S', '3S']\n")
+    return root
+
+
+def test_a_correction_replaces_its_label_and_a_stale_one_stops_the_reading(tmp_path: Path) -> None:
+    folder = _yolo_folder(tmp_path / "mini", "1 0.5 0.5 0.2 0.4")
+    fixes = tmp_path / "fixes.csv"
+    fixes.write_text("set,photo,line,was,card,why\nmini,WIN_20240627_12_50_01_Pro,1,4s,3s,shows a 3\n")
+    assert [ix.card for ix in yolo_photos(folder, fixes=fixes)[0].indices] == ["3s"]
+    assert [ix.card for ix in yolo_photos(folder, fixes=None)[0].indices] == ["4s"]
+    fixes.write_text("set,photo,line,was,card,why\nmini,WIN_20240627_12_50_01_Pro,1,Tc,3s,shows a 3\n")
+    with pytest.raises(ValueError, match="expects Tc"):
+        yolo_photos(folder, fixes=fixes)
+    assert LABEL_FIXES.exists()
 
 
 def test_class_names_and_unknown_stems() -> None:
