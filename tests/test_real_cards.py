@@ -16,8 +16,17 @@ import pytest
 
 from referee.cards import Card
 from training.evaluate_real import SourceReport, score_photo
-from training.realsets import (CARDCOUNTER, LABEL_FIXES, LabelledIndex, RealPhoto, cardcounter, label_fixes,
-                               parse_class, split_of, yolo_photos)
+from training.realsets import (
+    CARDCOUNTER,
+    LABEL_FIXES,
+    LabelledIndex,
+    RealPhoto,
+    cardcounter,
+    label_fixes,
+    parse_class,
+    split_of,
+    yolo_photos,
+)
 from vision.detector import CALIBRATION, MODELS, CardDetector, reader_temperature, tempered
 from vision.tiles import CROP_MARGIN, CROP_SIZE
 from vision.types import MIN_CONFIDENCE, CardDetection
