@@ -71,6 +71,27 @@ def test_the_same_index_found_twice_is_one_card() -> None:
     assert len(cards) == 1 and len(cards[0].index_boxes) == 1
 
 
+def test_a_twin_corner_the_outline_estimate_misplaces_still_joins_its_card() -> None:
+    # at strong tilt the outline estimates are rough: the twin lies half a card height off where the top-left
+    # index puts it, too far to pair, yet across the card from it and read the same: one card
+    tx1, ty1, tx2, ty2 = twin_box(TL)
+    shift = 0.5 * 6 * (TL[3] - TL[1])
+    b = hit((tx1 + shift, ty1, tx2 + shift, ty2), 180.0, Ac=0.8)
+    cards = join_indices([hit(TL, 0.0, Ac=0.9), b], NAMES)
+    assert len(cards) == 1 and len(cards[0].index_boxes) == 2
+
+
+def test_two_tight_rows_head_to_head_read_alike_are_two_cards() -> None:
+    # a row of upright cards (top-left indices) under a row laid upside down whose indices face it: the index
+    # just above, read 5s at 0.74 (4c 0.2), lies behind the 5s index, never across its card: two cards, and
+    # the deck makes the weaker the 4c
+    low = hit(TL, 0.0, **{"5s": 0.85})
+    high = hit((TL[0] + 5, TL[1] - 70, TL[2] + 5, TL[3] - 70), 180.0, **{"5s": 0.74, "4c": 0.2})
+    cards = sorted(join_indices([low, high], NAMES), key=lambda c: c.box[1])
+    assert [str(c.card) for c in cards] == ["4c", "5s"]
+    assert cards[0].confidence < 0.85   # a second choice: shown as unsure
+
+
 def test_one_deck_gives_a_weak_duplicate_its_plausible_alternative() -> None:
     strong = hit(TL, det=0.95, **{"4c": 0.97})
     far = (900.0, 500.0, 920.0, 540.0)

@@ -7,7 +7,9 @@ Five steps, each a function:
    face opposite ways are the two corners of one card; their class probabilities are
    multiplied, so a corner read as ``Ac`` and its twin read as ``4c`` become the one
    reading both support best. The same identity read again within about a card's
-   diagonal also joins (outline estimates are rough at strong tilt).
+   diagonal also joins (outline estimates are rough at strong tilt) when each of the two
+   lies across the other's card: a read behind an index (the facing index of a second
+   tight row laid head to head) is another card, left to ``one_deck``.
 2. ``CardRead``: the joined members, the card probabilities and the chosen identity.
 3. ``one_deck``: a game is dealt from one deck, so an identity read on two separate cards
    is at least one misread. The weaker read takes its best alternative that no other
@@ -181,18 +183,37 @@ def pair_indices(hits: list[IndexHit], names: list[str]) -> list[CardRead]:
     return _join_same_identity(reads, names)
 
 
+def _faces(a: IndexHit, b: IndexHit) -> bool:
+    """``b`` lies on the side of ``a`` where ``a``'s card is (the direction from the index to the centre of the
+    outline it gives): a card's twin corner is across the card, never behind the index."""
+    (cx, cy), _h, _d = _outline_centre(a)
+    ax, ay = _centre(a.box)
+    bx, by = _centre(b.box)
+    return (cx - ax) * (bx - ax) + (cy - ay) * (by - ay) > 0
+
+
+def _could_be_one_card(kept: CardRead, read: CardRead) -> bool:
+    """Two reads of one identity may be one card when an index of one is an index of the other (found twice)
+    or their first corners each lie across the other's card (``_faces``)."""
+    if any(overlap(a.box, b.box) >= 0.5 for a in kept.members for b in read.members):
+        return True
+    a, b = kept.members[0], read.members[0]
+    return _faces(a, b) and _faces(b, a)
+
+
 def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRead]:
-    """A lone corner that reads the same as a card within ``SAME_REACH`` diagonals is that card's twin
-    (or the same index twice): it joins it, keeping two distinct corners at most."""
+    """A read of the same identity as a card within ``SAME_REACH`` diagonals that could be one card with it
+    (``_could_be_one_card``) is that card's twin corner (or the same index twice): it joins it, keeping two
+    distinct corners at most. Two reads that cannot be one card (one behind the other's index, as in two
+    tight rows laid head to head) stay two cards: ``one_deck`` then finds which is misread."""
     out: list[CardRead] = []
     for read in reads:
         host = None
         for kept in out:
-            if kept.card != read.card:
+            if kept.card != read.card or not _could_be_one_card(kept, read):
                 continue
             _c, _h, diag = _outline_centre(kept.members[0])
-            near = math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag
-            if near:
+            if math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag:
                 host = kept
                 break
         if host is None:
