@@ -144,3 +144,39 @@ def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Gener
     noise(img, rng)
     out: Image = np.clip(img, 0, 255).astype(np.uint8)
     return out
+
+
+def bent_card_light(img: NDArray[Any], idmap: NDArray[Any], obj_id: int, h_img: NDArray[Any], art_w: int,
+                    art_h: int, rng: np.random.Generator) -> bool:
+    """The light on a card bowed a little about one of its axes (a held or much-handled card), in place on the
+    pixels where card ``obj_id`` is on top: across the bow the surface turns by up to about 25°, so its
+    shading changes smoothly from one edge to the other, and where the surface faces the light's mirror
+    direction a glossy band of glare runs the length of the card, across whatever index lies under it.
+    The band leaves the ink darker than the paper beside it (a person still reads it). ``h_img`` maps the card
+    sprite's pixels (``art_w`` x ``art_h``) to the image. False when the card shows no pixels."""
+    corners = h_img @ np.array([[0, art_w, art_w, 0], [0, 0, art_h, art_h], [1, 1, 1, 1]], np.float64)
+    cx, cy = corners[0] / corners[2], corners[1] / corners[2]
+    x0, y0 = max(0, int(cx.min())), max(0, int(cy.min()))
+    x1, y1 = min(idmap.shape[1], int(cx.max()) + 2), min(idmap.shape[0], int(cy.max()) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    ys, xs = np.nonzero(idmap[y0:y1, x0:x1] == obj_id)
+    if len(xs) == 0:
+        return False
+    ys, xs = ys + y0, xs + x0
+    inv = np.linalg.inv(h_img)
+    pts = np.stack([xs, ys, np.ones_like(xs)]).astype(np.float64)
+    uvw = inv @ pts
+    along_width = rng.random() < 0.5         # bowed about the long axis: the shading runs across the width
+    t = (uvw[0] / uvw[2] / art_w) if along_width else (uvw[1] / uvw[2] / art_h)
+    t = np.clip(t, 0.0, 1.0).astype(np.float32)
+    bow = math.radians(rng.uniform(8, 25))    # the surface's turn from the middle to either edge
+    theta = (2 * t - 1) * bow
+    light = rng.uniform(-1.0, 1.0) * bow      # where the surface faces the light's mirror direction
+    shade = 1 + rng.uniform(0.05, 0.2) * np.cos(theta - light + rng.uniform(-0.4, 0.4)) - 0.1
+    gloss = rng.uniform(40, 130) * np.exp(-0.5 * ((theta - light) / (bow * rng.uniform(0.08, 0.25))) ** 2)
+    px = img[ys, xs].astype(np.float32)
+    # glare lifts dark ink less than paper (a highlight on glossy ink is also partly diffuse): ink stays darker
+    lift = gloss[:, None] * (0.55 + 0.45 * np.clip(px / 255.0, 0, 1))
+    img[ys, xs] = px * shade[:, None].astype(np.float32) + lift.astype(np.float32)
+    return True

@@ -27,7 +27,7 @@ from .backgrounds import TEX_PX, table_texture
 from .camera import Camera, frame_table, project
 from .compose import OCCLUDER, Canvas, paste, polygon_visibility, shown_box
 from .deal import DealtHand, deal_round, rules
-from .effects import finish
+from .effects import bent_card_light, finish
 from .index_box import mirror_box_x, rotate_box_180
 from .layout import CARD_W_MM, SEATS, CardPose, lay_table
 
@@ -171,11 +171,14 @@ def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, fl
 
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
-               split: str = "train", effects: bool = True, soften: bool = True, tight: float = 0.0) -> Scene:
+               split: str = "train", effects: bool = True, soften: bool = True, tight: float = 0.0,
+               bent: float = 0.0) -> Scene:
     """Scene ``index`` of ``seed``. ``effects=False``: the composite before the camera's look;
     ``soften=False``: the look without its softening effects (blur, depth of field, resolution
     loss). Neither changes the layout or the ground truth. ``tight``: the share of hands laid in
-    tight rows where only a strip of each index shows (``datasets.layout``; 0: the scene is as before)."""
+    tight rows where only a strip of each index shows (``datasets.layout``; 0: the scene is as before).
+    ``bent``: the share of cards bowed a little, with the shading and glossy glare band that gives
+    (``effects.bent_card_light``; drawn from its own stream, so 0 leaves the scene as before)."""
     rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -273,6 +276,12 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
         pyramid = art.pyramid(pose.card.index)
         paste(canvas, pyramid[0], h_img, obj_id, key=(art.name, pose.card.index), shadow=shadow,
               gain=float(rng.uniform(0.92, 1.04)), pyramid=pyramid)
+
+    if bent > 0:  # the light on bowed cards (own stream: the layout and every other draw stay as they were)
+        bend_rng = scene_rng(seed, index, stream=4, split=split)
+        for obj_id, h_img in enumerate(card_h):
+            if bend_rng.random() < bent:
+                bent_card_light(canvas.image, canvas.idmap, obj_id, h_img, art_w, art_h, bend_rng)
 
     # --- things above the cards ---------------------------------------------------------------
     if rng.random() < 0.12:

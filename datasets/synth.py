@@ -80,10 +80,10 @@ LOOKS = ("camera", "sharp", "none")  # --look: the camera's full look; without i
 
 
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
-                size: Size, look: str = "camera", tight: float = 0.0) -> int:
+                size: Size, look: str = "camera", tight: float = 0.0, bent: float = 0.0) -> int:
     """Generate and write one scene; returns its number of labels."""
     scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split,
-                       effects=look != "none", soften=look == "camera", tight=tight)
+                       effects=look != "none", soften=look == "camera", tight=tight, bent=bent)
     name = scene_name(seed, index)
     quality = int(scene_rng(seed, index, stream=1, split=split).integers(55, 96))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -103,7 +103,7 @@ SCENES_PER_FONT_DECK = 10  # --font-decks: each run of this many scenes draws on
 
 def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
                  tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False, look: str = "camera",
-                 tight: float = 0.0) -> None:
+                 tight: float = 0.0, bent: float = 0.0) -> None:
     cv2.setNumThreads(1)
     if font_decks:
         decks: list[CardArt] = []
@@ -112,7 +112,7 @@ def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: boo
     else:
         decks = split_decks(split, tiers=tiers)  # type: ignore[arg-type]
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks, look=look,
-                   tight=tight, textures=[] if use_test_deck else texture_files(textures_dir()))
+                   tight=tight, bent=bent, textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
 def _work(index: int) -> int:
@@ -123,18 +123,18 @@ def _work(index: int) -> int:
             from .font_decks import font_deck
             w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k)], k
     return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"], w["look"],
-                       w["tight"])
+                       w["tight"], w["bent"])
 
 
 def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
              start: int = 0, use_test_deck: bool = False, progress: bool = True,
              tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False,
-             look: str = "camera", tight: float = 0.0) -> dict[str, float]:
+             look: str = "camera", tight: float = 0.0, bent: float = 0.0) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
-    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight)
+    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight, bent)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -192,10 +192,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tight", type=float, default=0.0,
                     help="share of the hands laid in tight rows, where each next card covers all but a strip of the "
                          "index (the reader's strips; default 0: the tables are as without the option)")
+    ap.add_argument("--bent", type=float, default=0.0,
+                    help="share of the cards bowed a little: their shading runs across them and a glossy band of "
+                         "glare along them (default 0: the tables are as without the option)")
     args = ap.parse_args(argv)
-    if not 0.0 <= args.tight <= 1.0:
-        print(f"error: --tight must lie in 0..1 (got {args.tight})", file=sys.stderr)
-        return 2
+    for name in ("tight", "bent"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            print(f"error: --{name} must lie in 0..1 (got {getattr(args, name)})", file=sys.stderr)
+            return 2
     tiers = tuple(t.strip() for t in args.tiers.split(",") if t.strip())
     if args.cache:
         os.environ["SHISANSHUI_CACHE"] = str(args.cache)
@@ -206,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {err} (cache root {cache_root()})", file=sys.stderr)
             return 2
     stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
-                     tiers=tiers, font_decks=args.font_decks, look=args.look, tight=args.tight)
+                     tiers=tiers, font_decks=args.font_decks, look=args.look, tight=args.tight, bent=args.bent)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:

@@ -314,3 +314,38 @@ def test_no_tight_option_no_change(tmp_path: Path) -> None:
         img = f"images/train/{name}.jpg"
         assert (a / img).read_bytes() == (b / img).read_bytes()
         assert (a / img).read_bytes() != (c / img).read_bytes()
+
+
+def test_bent_cards_change_the_light_on_the_cards_not_the_tables(proc_deck: CardArt) -> None:
+    """``bent``: bowed cards get shading and a glare band (own stream); the tables, the truth and every pixel off
+    the cards stay as they were, and ``bent=0`` draws nothing more."""
+    plain = make_scene(4, 0, [proc_deck], [], SIZE, effects=False)
+    zero = make_scene(4, 0, [proc_deck], [], SIZE, effects=False, bent=0.0)
+    bent = make_scene(4, 0, [proc_deck], [], SIZE, effects=False, bent=1.0)
+    assert np.array_equal(plain.image, zero.image)
+    assert bent.truth == plain.truth
+    changed = np.any(bent.image != plain.image, axis=2)
+    assert changed.mean() > 0.02
+    corners = np.array([c["corners"] for c in plain.truth["cards"]])
+    x0, y0 = corners[..., 0].min() - 2, corners[..., 1].min() - 2
+    x1, y1 = corners[..., 0].max() + 2, corners[..., 1].max() + 2
+    ys, xs = np.nonzero(changed)
+    assert xs.min() >= x0 and xs.max() <= x1 and ys.min() >= y0 and ys.max() <= y1  # only on the cards
+
+
+def test_a_glare_band_leaves_the_ink_darker_than_the_paper() -> None:
+    """Wherever the band and the shading fall, ink stays well below what the paper becomes at the same spot (the
+    same draws on a blank card): a person still reads the index under the glare."""
+    from datasets.effects import bent_card_light
+
+    w, h = 100, 140
+    paper = np.full((h, w, 3), 235.0, np.float32)
+    inked = paper.copy()
+    inked[:, 40:60] = 20.0                       # an ink stroke down the card
+    idmap = np.zeros((h, w), np.int16)
+    for seed in range(30):
+        a, b = paper.copy(), inked.copy()
+        assert bent_card_light(a, idmap, 0, np.eye(3), w, h, np.random.default_rng(seed))
+        assert bent_card_light(b, idmap, 0, np.eye(3), w, h, np.random.default_rng(seed))
+        assert float(a.max()) > 240 or float(a.min()) < 230           # the light changed
+        assert np.all(b[:, 40:60].mean(axis=2) < a[:, 40:60].mean(axis=2) - 60), seed
