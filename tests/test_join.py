@@ -81,6 +81,16 @@ def test_a_twin_corner_the_outline_estimate_misplaces_still_joins_its_card() -> 
     assert len(cards) == 1 and len(cards[0].index_boxes) == 2
 
 
+def test_a_misplaced_twin_read_with_another_suit_joins_its_card() -> None:
+    # the same misplaced twin, read 4c (0.67) with Ac its second reading (0.25): one card, and the two corners
+    # together read it Ac (0.9 x 0.25 against 0.05 x 0.67), not a second, deck-boosted card of another identity
+    tx1, ty1, tx2, ty2 = twin_box(TL)
+    shift = 0.5 * 6 * (TL[3] - TL[1])
+    b = hit((tx1 + shift, ty1, tx2 + shift, ty2), 180.0, Ac=0.25, **{"4c": 0.67})
+    cards = join_indices([hit(TL, 0.0, Ac=0.9, **{"4c": 0.05}), b], NAMES)
+    assert [str(c.card) for c in cards] == ["Ac"] and len(cards[0].index_boxes) == 2
+
+
 def test_two_tight_rows_head_to_head_read_alike_are_two_cards() -> None:
     # a row of upright cards (top-left indices) under a row laid upside down whose indices face it: the index
     # just above, read 5s at 0.74 (4c 0.2), lies behind the 5s index, never across its card: two cards, and
@@ -135,17 +145,17 @@ def _claimed() -> list[IndexHit]:
 
 
 def test_an_unsure_index_is_read_by_elimination() -> None:
-    # The reader hesitated between Ac and 4c (0.50 / 0.495; 0.005 reject). Ac is another card's:
-    # of the identities still free, 4c takes 0.495 / (0.495 + 0.005) = 0.99 of what is left.
-    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.495})
+    # The reader hesitated between Ac, 4c and 5s (0.44 / 0.43 / 0.125; 0.005 reject), below the reading floor.
+    # Ac and 5s are other cards': of the identities still free, 4c takes 0.43 / (0.43 + 0.005) = 0.99 of what is left.
+    unsure = hit(_at(500, 700), Ac=0.44, **{"4c": 0.43, "5s": 0.125})
     cards = {str(c.card): c for c in join_indices([*_claimed(), unsure], NAMES)}
     assert sorted(cards) == ["4c", "5s", "Ac", "Kd"]
     assert cards["4c"].index_boxes == (unsure.box,)
 
 
 def test_an_unsure_index_stays_out_while_the_deck_leaves_doubt() -> None:
-    # Nobody holds Ac: it stays a 0.50 / 0.495 guess, no card.
-    unsure = hit(_at(500, 700), Ac=0.50, **{"4c": 0.495})
+    # Nobody holds Ac: it stays a 0.44 / 0.43 guess, no card.
+    unsure = hit(_at(500, 700), Ac=0.44, **{"4c": 0.43, "5s": 0.125})
     others = [h for h in _claimed() if h.card != "Ac"]
     assert sorted(str(c.card) for c in join_indices([*others, unsure], NAMES)) == ["5s", "Kd"]
 

@@ -7,9 +7,10 @@ Five steps, each a function:
    face opposite ways are the two corners of one card; their class probabilities are
    multiplied, so a corner read as ``Ac`` and its twin read as ``4c`` become the one
    reading both support best. The same identity read again within about a card's
-   diagonal also joins (outline estimates are rough at strong tilt) when each of the two
-   lies across the other's card: a read behind an index (the facing index of a second
-   tight row laid head to head) is another card, left to ``one_deck``.
+   diagonal also joins (outline estimates are rough at strong tilt), and so do two lone
+   corners read alike (a 3c and a 3s), when each of the two lies across the other's card:
+   a read behind an index (the facing index of a second tight row laid head to head) is
+   another card, left to ``one_deck``.
 2. ``CardRead``: the joined members, the card probabilities and the chosen identity.
 3. ``one_deck``: a game is dealt from one deck, so an identity read on two separate cards
    is at least one misread. The weaker read takes its best alternative that no other
@@ -55,12 +56,14 @@ PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many c
 SAME_REACH = 1.4     # the same identity within this many card diagonals of its best read is one card
 AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the joint reading this much
 ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
-READ_FLOOR = 0.55    # an index read at least this probable is a card on its own evidence (the detector's
-#                      cls_conf, chosen on validation-family scenes)
+READ_FLOOR = 0.45    # an index read at least this probable is a card on its own evidence (the detector's
+#   cls_conf; chosen on the validation tables and the real val blocks: with ELIMINATION_FLOOR 0.95, 0.55 -> 0.45
+#   settles 82 + 119 -> 86 + 125 of the 120 + 200 validation tables, 0 wrong, and finds 95 -> 97 of the 104 real
+#   val cards, confident wrong 2 either way; 0.40: 84 + 123, 98)
 MAX_ALTERNATIVES = 16  # the likeliest identities a card keeps as read (CardDetection.alternatives)
-ELIMINATION_FLOOR = 0.98  # a weaker index becomes a card when one unclaimed identity is this probable:
-#   on validation-family photo tables 0.85-0.98 settled the same tables right (64 of 120, 0 wrong); the
-#   surest won (of the reads it adds there, 15 right, 1 wrong, 2 on no card; at 0.85: 47 / 10 / 3)
+ELIMINATION_FLOOR = 0.95  # a weaker index becomes a card when one unclaimed identity is this probable
+#   (with READ_FLOOR 0.45: 0.98 -> 0.95 settles 85 + 124 -> 86 + 125 validation tables, 0 wrong, real val the same;
+#   at 0.55 it was 0.98: on validation-family tables 0.85-0.98 settled the same tables, the surest won)
 
 
 @dataclass(frozen=True)
@@ -193,24 +196,33 @@ def _faces(a: IndexHit, b: IndexHit) -> bool:
 
 
 def _could_be_one_card(kept: CardRead, read: CardRead) -> bool:
-    """Two reads of one identity may be one card when an index of one is an index of the other (found twice)
-    or their first corners each lie across the other's card (``_faces``)."""
+    """Two reads may be one card when an index of one is an index of the other (found twice) or their first
+    corners each lie across the other's card (``_faces``)."""
     if any(overlap(a.box, b.box) >= 0.5 for a in kept.members for b in read.members):
         return True
     a, b = kept.members[0], read.members[0]
     return _faces(a, b) and _faces(b, a)
 
 
+def _alike(kept: CardRead, read: CardRead, names: list[str]) -> bool:
+    """The same identity, or two lone corners read differently that each give their joint reading at least
+    ``AGREE_FLOOR`` (a 3c and a 3s: the suit misread on one of them)."""
+    if kept.card == read.card:
+        return True
+    return len(kept.members) == 1 and len(read.members) == 1 and _twins_agree(kept.members[0], read.members[0], names)
+
+
 def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRead]:
-    """A read of the same identity as a card within ``SAME_REACH`` diagonals that could be one card with it
+    """A read alike a card (``_alike``) within ``SAME_REACH`` diagonals that could be one card with it
     (``_could_be_one_card``) is that card's twin corner (or the same index twice): it joins it, keeping two
-    distinct corners at most. Two reads that cannot be one card (one behind the other's index, as in two
-    tight rows laid head to head) stay two cards: ``one_deck`` then finds which is misread."""
+    distinct corners at most, and the two corners' joint reading decides the identity. Two reads that cannot
+    be one card (one behind the other's index, as in two tight rows laid head to head) stay two cards:
+    ``one_deck`` then finds which is misread."""
     out: list[CardRead] = []
     for read in reads:
         host = None
         for kept in out:
-            if kept.card != read.card or not _could_be_one_card(kept, read):
+            if not _alike(kept, read, names) or not _could_be_one_card(kept, read):
                 continue
             _c, _h, diag = _outline_centre(kept.members[0])
             if math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag:
@@ -223,7 +235,7 @@ def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRea
             if len(host.members) < 2 and all(overlap(m.box, h.box) < 0.5 for h in host.members):
                 host.members.append(m)
         if len(host.members) == 2:
-            host.probs, _card = _reading(host.members, names)
+            host.probs, host.card = _reading(host.members, names)
     return out
 
 
