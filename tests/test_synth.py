@@ -349,3 +349,20 @@ def test_a_glare_band_leaves_the_ink_darker_than_the_paper() -> None:
         assert bent_card_light(b, idmap, 0, np.eye(3), w, h, np.random.default_rng(seed))
         assert float(a.max()) > 240 or float(a.min()) < 230           # the light changed
         assert np.all(b[:, 40:60].mean(axis=2) < a[:, 40:60].mean(axis=2) - 60), seed
+
+
+def test_the_recipes_bent_scenes_are_the_generators_bowed_cards(tmp_path: Path) -> None:
+    """``training.train``'s ``--bent-scenes`` (cls22's crops) are ``datasets.synth --bent`` scenes: the same tables as
+    without the option, other light on the cards."""
+    import argparse
+
+    from training.train_data import BENT_SHARE, ensure_bent_scenes, ensure_scenes
+
+    args = argparse.Namespace(bent_scenes=1, seed=1, test_deck=True, workers=1, size=480)
+    bent = ensure_bent_scenes(args, tmp_path)
+    ensure_scenes(tmp_path / "flat", "train", 1, args.seed + 110, True, 1, 480, tight=0.5)
+    name = "truth/train/s111_000000.json"
+    assert json.loads((bent / name).read_text()) == json.loads((tmp_path / "flat" / name).read_text())
+    img = "images/train/s111_000000.jpg"
+    assert (bent / img).read_bytes() != (tmp_path / "flat" / img).read_bytes()
+    assert 0 < BENT_SHARE <= 1

@@ -39,7 +39,10 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    continues ``cls13`` (else ``models/index_cls13.pt``) on ``cls15``'s data with the cards of a tight row pasted
    around half of each batch's index crops (``training.neighbours``); ``cls18`` (on request) does that to
    ``cls17``, and ``cls20`` (on request) continues ``cls17`` on its data with most crops not blurred sharpened
-   (real webcams' edges are half as wide). The last index-finder phase, ``det8``, continues ``det6`` on tiles
+   (real webcams' edges are half as wide); ``cls21`` (on request) repeats ``cls19`` on the real crops cut again
+   with the corrected labels, 24 per index, and ``cls22`` (on request) continues ``cls19`` on those and the crops
+   of ``--bent-scenes`` scenes of bowed cards with glare bands (``datasets.synth --bent``). The last
+   index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
    shipped) continues ``cls13`` on new crops of the real photos cut around ``det8``'s boxes too.
@@ -71,6 +74,7 @@ from .train_data import (
     build_crops,
     build_tiles,
     class_dirs,
+    ensure_bent_scenes,
     ensure_font_scenes,
     ensure_foreign_scenes,
     ensure_real_crops,
@@ -186,9 +190,14 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                 more.append(work / out_k)
                 made = build_crops(scenes_k, "train", work / out_k, seed + off, n_k, strips=True, turn_bg=TURN_BG)
                 log(f"{out_k}: {made} train (strips too)")
+    if phase.bent and args.bent_scenes:
+        more.append(work / "crops_bent")
+        made = build_crops(ensure_bent_scenes(args, work), "train", work / "crops_bent", seed + 7, args.bent_scenes,
+                           strips=True, turn_bg=TURN_BG)
+        log(f"crops_bent: {made} train (strips too)")
     val_more: list[Path] = []
     if phase.real:
-        val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos))
+        val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants))
         more.append(work / phase.real_crops)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     # the weights an earlier phase left in models/ (committed): its own file, or its export's (training.recover)
@@ -297,6 +306,8 @@ def train_parser() -> argparse.ArgumentParser:
                          "cls15-cls17")
     ap.add_argument("--tight-font-scenes", type=int, default=500,
                     help="font-deck scenes laid mostly in tight rows for the crops of cls15-cls17")
+    ap.add_argument("--bent-scenes", type=int, default=300,
+                    help="train-family scenes of bowed cards with glare bands, half in tight rows, for cls22's crops")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
@@ -310,7 +321,8 @@ def train_parser() -> argparse.ArgumentParser:
                          "cls19 (its later phases; cls13, cls19 on real photos too), det (index finder), det2, "
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
-                         "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20 on request")
+                         "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
+                         "cls22 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -30,7 +30,8 @@ SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synt
 # --------------------------------------------------------------------------- scenes
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
-                  size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0) -> None:
+                  size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0,
+                  bent: float = 0.0) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -46,6 +47,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd.append("--font-decks")
     if tight:
         cmd += ["--tight", str(tight)]
+    if bent:
+        cmd += ["--bent", str(bent)]
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
@@ -266,6 +269,18 @@ def ensure_tight_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Pat
     return tight, fonts
 
 
+BENT_SHARE = 0.6  # the bent scenes' share of bowed cards (datasets.synth --bent), half their hands in tight rows
+
+
+def ensure_bent_scenes(args: argparse.Namespace, work: Path) -> Path:
+    """``--bent-scenes`` train-family scenes whose cards are mostly bowed (shading across them, a glossy glare
+    band along them) and half of whose hands lie in tight rows, for the crops of cls22."""
+    bent = work / "scenes_bent"
+    ensure_scenes(bent, "train", args.bent_scenes, args.seed + 110, args.test_deck, args.workers, args.size,
+                  tight=0.5, bent=BENT_SHARE)
+    return bent
+
+
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",
                        seed_offset: int = 60) -> Path:
     """``n`` scenes of procedural font decks (``datasets.synth --font-decks``) in the folder and seed of
@@ -289,19 +304,20 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
             real_tiles(val, out, "val", 4, seed + 1, tile, scale_range=(0.8, 1.6)))
 
 
-def ensure_real_crops(out: Path, seed: int, photos: int | None = None) -> Path:
-    """Reader crops of the real photos (``training.realcrops``): cardcounter's train split for training,
-    its val split (one crop per index) for choosing the epoch; ``photos``: only the first so many of each."""
+def ensure_real_crops(out: Path, seed: int, photos: int | None = None, variants: int = 12) -> Path:
+    """Reader crops of the real photos (``training.realcrops``): cardcounter's train split for training
+    (``variants`` around each labelled index), its val split (one crop per index) for choosing the epoch;
+    ``photos``: only the first so many of each."""
     from .realcrops import build_real_crops
     from .realsets import CARDCOUNTER, cardcounter
 
     if not (CARDCOUNTER / "images").is_dir():
         raise SystemExit(f"the real photos {CARDCOUNTER} are not beside the checkout: phase cls13 trains on them "
                          "(leave cls13 out of --stages to train without them)")
-    for split, variants in (("train", 12), ("val", 1)):
+    for split, per_index in (("train", variants), ("val", 1)):
         done = out / f".done_{split}"
         if not done.exists():
-            n = build_real_crops(cardcounter(split)[:photos], out, split, variants, seed=seed)
+            n = build_real_crops(cardcounter(split)[:photos], out, split, per_index, seed=seed)
             done.write_text(str(n))
         log(f"{out.name}/{split}: {done.read_text()} crops of real photos")
     return out
