@@ -53,7 +53,7 @@ F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 
 PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many card heights
-SAME_REACH = 1.4     # the same identity within this many card diagonals of its best read is one card
+SAME_REACH = 1.4     # a read alike a card within this many card diagonals of it may be its twin corner
 AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the joint reading this much
 ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
 READ_FLOOR = 0.45    # an index read at least this probable is a card on its own evidence (the detector's
