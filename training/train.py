@@ -158,10 +158,13 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
 
 
 def _add_crops(more: list[Path], scenes: Path, out: Path, seed: int, n: int, note: str = "",
-               ranks: str | None = None) -> None:
-    """Crops of the first ``n`` scenes of another scene set into ``out``, a folder the phase also trains on."""
+               ranks: str | None = None, strips: bool = False) -> None:
+    """Crops of the first ``n`` scenes of another scene set into ``out``, a folder the phase also trains on;
+    ``strips``: the readable strips of partly covered indices too, and a share of sideways indices as background
+    (the tight-row and bent scene sets)."""
     more.append(out)
-    log(f"{out.name}: {build_crops(scenes, 'train', out, seed, n, ranks=ranks)} train{note}")
+    made = build_crops(scenes, "train", out, seed, n, ranks=ranks, strips=strips, turn_bg=TURN_BG if strips else 0.0)
+    log(f"{out.name}: {made} train{' (strips too)' if strips else ''}{note}")
 
 
 def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
@@ -187,14 +190,9 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         for scenes_k, out_k, n_k, off in ((tight, "crops_tight", args.tight_scenes, 5),
                                           (tight_fonts, "crops_tight_fonts", args.tight_font_scenes, 6)):
             if n_k:
-                more.append(work / out_k)
-                made = build_crops(scenes_k, "train", work / out_k, seed + off, n_k, strips=True, turn_bg=TURN_BG)
-                log(f"{out_k}: {made} train (strips too)")
+                _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
     if phase.bent and args.bent_scenes:
-        more.append(work / "crops_bent")
-        made = build_crops(ensure_bent_scenes(args, work), "train", work / "crops_bent", seed + 7, args.bent_scenes,
-                           strips=True, turn_bg=TURN_BG)
-        log(f"crops_bent: {made} train (strips too)")
+        _add_crops(more, ensure_bent_scenes(args, work), work / "crops_bent", seed + 7, args.bent_scenes, strips=True)
     val_more: list[Path] = []
     if phase.real:
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants))

@@ -222,10 +222,9 @@ def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRea
     for read in reads:
         host = None
         for kept in out:
-            if not _alike(kept, read, names) or not _could_be_one_card(kept, read):
-                continue
             _c, _h, diag = _outline_centre(kept.members[0])
-            if math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag:
+            near = math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag
+            if near and _alike(kept, read, names) and _could_be_one_card(kept, read):
                 host = kept
                 break
         if host is None:
