@@ -87,14 +87,13 @@ def recovered(onnx_path: Path) -> tuple[Any, list[str]]:
     import onnx
     import onnxruntime as ort
     import torch
-    from ultralytics.nn.tasks import ClassificationModel, DetectionModel
+
+    from .train_env import ultralytics_part
 
     detect = {p.key: p.value for p in onnx.load(str(onnx_path)).metadata_props}.get("task") == "detect"
     state, names = onnx_state(onnx_path)
-    if detect:
-        model: Any = DetectionModel("yolo11n.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
-    else:
-        model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
+    kind, yaml = ("DetectionModel", "yolo11n.yaml") if detect else ("ClassificationModel", "yolo11n-cls.yaml")
+    model: Any = ultralytics_part("ultralytics.nn.tasks", kind)(yaml, nc=len(names), verbose=False)
     for name, mod in model.named_modules():  # the identity batch norm for each module's own eps
         if isinstance(mod, torch.nn.BatchNorm2d) and f"{name}.running_var" in state:
             state[f"{name}.running_var"] = torch.full_like(state[f"{name}.running_var"], 1 - mod.eps)

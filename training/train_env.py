@@ -4,6 +4,7 @@ ultralytics with."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import sys
@@ -36,13 +37,19 @@ def offline_env(work: Path) -> None:
 THREADS = [2]  # torch threads for every stage; main sets it from --threads
 
 
+def ultralytics_part(module: str, name: str) -> Any:
+    """``name`` from the ultralytics module ``module``, typed as ``Any``: ultralytics is only partly typed,
+    and where the train extra is not installed (a small disk) mypy sees no ultralytics at all, so a typed
+    import would need a ``type: ignore`` in one install and fail on it as unused in the other."""
+    return getattr(importlib.import_module(module), name)
+
+
 def import_yolo() -> Any:
     """ultralytics' ``YOLO`` class, imported with torch held to ``THREADS[0]`` threads."""
-    import ultralytics.utils.torch_utils as tu
-    from ultralytics import YOLO  # type: ignore[attr-defined]
-
-    tu.NUM_THREADS = THREADS[0]  # type: ignore[attr-defined]
+    tu: Any = importlib.import_module("ultralytics.utils.torch_utils")
+    tu.NUM_THREADS = THREADS[0]
+    yolo = ultralytics_part("ultralytics", "YOLO")
     import torch
 
     torch.set_num_threads(THREADS[0])
-    return YOLO
+    return yolo

@@ -17,7 +17,7 @@ import numpy as np
 from vision.tiles import BG_CLASS, CROP_SIZE
 
 from .neighbours import ink_extents, paste_neighbours
-from .train_env import import_yolo, log
+from .train_env import import_yolo, log, ultralytics_part
 
 
 def _load_crops(roots: list[Path], names: list[str]) -> tuple[Any, Any]:
@@ -164,7 +164,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     import torch.nn.functional as F
 
     import_yolo()
-    from ultralytics.nn.tasks import ClassificationModel
+    ClassificationModel = ultralytics_part("ultralytics.nn.tasks", "ClassificationModel")
 
     names = sorted(p.name for p in (crops / "train").iterdir() if p.is_dir())
     run.mkdir(parents=True, exist_ok=True)
@@ -184,7 +184,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     log(f"cls: {len(xtr)} train / {' + '.join(str(len(v[0])) for v in vals)} val crops, {len(names)} classes, "
         f"loaded in {time.time() - t_load:.0f}s")
     torch.manual_seed(0)
-    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = max(1, len(xtr) // batch)
     state: dict[str, Any] = {"epoch": 0, "best": -1.0, "elapsed": 0.0, "history": []}
@@ -224,7 +224,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
             opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            torch.autograd.backward(loss)
             opt.step()
             seen += len(y)
             correct += int((out.argmax(1) == y).sum())
@@ -275,11 +275,11 @@ def export_classifier(weights: Path, models: Path, name: str = "index_cls.onnx")
     import torch
 
     import_yolo()
-    from ultralytics.nn.tasks import ClassificationModel
+    ClassificationModel = ultralytics_part("ultralytics.nn.tasks", "ClassificationModel")
 
     ck = torch.load(weights, weights_only=False)
     names = ck["names"]
-    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)  # type: ignore[no-untyped-call]
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
     model.load_state_dict(ck["model"])
     model.eval()
     model.model[-1].export = True  # Classify head: softmax probabilities only
