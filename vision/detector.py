@@ -33,6 +33,7 @@ import numpy.typing as npt
 from referee.cards import Card
 
 from .join import READ_FLOOR, IndexHit, join_indices, overlap
+from .stretch import SAMPLE, Stretch, choose_stretch
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
 from .types import Box, CardDetection, Detections
 
@@ -123,6 +124,7 @@ class CardDetector:
         self.work_side = work_side
         self.tile = tile
         self.big_index = 22.0
+        self.unstretch = True       # square photos squashed from 4:3 or 16:9 are read un-stretched (vision.stretch)
         self.zoom = True            # crop-and-zoom pass for small indices
         self.zoom_below = 32.0      # median index long side (working-scale px) that triggers it (20 -> 32:
         #                             validation families at 1000 px, recall 0.856 -> 0.867, same precision)
@@ -268,18 +270,44 @@ class CardDetector:
         """One detection per physical card (``vision.join``)."""
         return join_indices(hits, self.names, self.cls_conf)
 
+    def sureness(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch) -> float:
+        """The first reader's mean best card probability over ``boxes``, each read once (four turns) in the
+        photo stretched by ``stretch`` (``vision.stretch``)."""
+        crops = [np.rot90(crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
+                                      stretch=(stretch.sx, stretch.sy)), k) for b in boxes for k in range(4)]
+        x = np.ascontiguousarray(np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+        out = np.asarray(self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0], np.float32)
+        probs = tempered(out.reshape(len(boxes), 4, -1), self.temperature)
+        if self.bg >= 0:
+            probs[..., self.bg] = 0.0
+        return float(probs.max(axis=(1, 2)).mean())
+
+    def pick_stretch(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> Stretch:
+        """How to widen the photo before reading it: not at all unless it is a square one squashed from a
+        camera's 4:3 or 16:9 frame, judged on its ``SAMPLE`` surest indices (``vision.stretch``)."""
+        h, w = image.shape[:2]
+        sure = np.argsort(-scores)[:SAMPLE]
+        sample = boxes[sure[scores[sure] >= 0.35]]
+        return choose_stretch(lambda s: self.sureness(image, sample, s), w, h, len(sample))
+
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         t0 = time.perf_counter()
+        h, w = image.shape[:2]
         boxes, scores = self.find_indices(image)
+        stretch = self.pick_stretch(image, boxes, scores) if self.unstretch else Stretch()
+        if not stretch.identity:  # found and read again in the camera's own shape, mapped back below
+            image = stretch.apply(image)
+            boxes, scores = self.find_indices(image)
         t1 = time.perf_counter()
         hits = self.classify(image, boxes, scores)
         t2 = time.perf_counter()
         cards = self.join(hits)
         t3 = time.perf_counter()
-        h, w = image.shape[:2]
         timing = {"index_detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "join": (t3 - t2) * 1e3,
                   "total": (t3 - t0) * 1e3}
-        return Detections(width=w, height=h, cards=tuple(cards), timing_ms=timing, unread=unread_regions(boxes, cards))
+        found = Detections(width=image.shape[1], height=image.shape[0], cards=tuple(cards), timing_ms=timing,
+                           unread=unread_regions(boxes, cards))
+        return stretch.to_photo(found, w, h)
 
 
 def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:

@@ -64,18 +64,22 @@ def upright_turns(angle: float) -> int:
 
 
 def crop_square(image: Image, box: Box, margin: float = CROP_MARGIN, size: int = CROP_SIZE,
-                jitter: tuple[float, float, float] = (0.0, 0.0, 1.0)) -> Image:
+                jitter: tuple[float, float, float] = (0.0, 0.0, 1.0),
+                stretch: tuple[float, float] = (1.0, 1.0)) -> Image:
     """The square crop around ``box`` (x1, y1, x2, y2), resized to ``size``; border replicated.
 
-    ``jitter`` = (dx, dy, scale) in units of the crop side (training augmentation).
+    ``jitter`` = (dx, dy, scale) in units of the crop side (training augmentation). ``stretch`` = (sx, sy):
+    the crop of the image widened that many times along x and y (``vision.stretch``), without
+    resampling the whole image.
     """
-    x1, y1, x2, y2 = box
+    sx, sy = stretch
+    x1, y1, x2, y2 = box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy
     side = max(x2 - x1, y2 - y1, 2.0) * margin * jitter[2]
     cx = (x1 + x2) / 2 + jitter[0] * side
     cy = (y1 + y2) / 2 + jitter[1] * side
     s = size / side
-    # affine: image -> crop, maps (cx - side/2, cy - side/2) to (0, 0)
-    m = np.array([[s, 0, -s * (cx - side / 2)], [0, s, -s * (cy - side / 2)]], dtype=np.float64)
+    # affine: image -> crop, maps (cx - side/2, cy - side/2) of the stretched image to (0, 0)
+    m = np.array([[s * sx, 0, -s * (cx - side / 2)], [0, s * sy, -s * (cy - side / 2)]], dtype=np.float64)
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     return np.asarray(cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE))
 
