@@ -280,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         print_report(r)
         out[r.name] = r.summary()
         if args.sheet:
-            contact_sheet(r.misses, args.sheet.with_name(f"{args.sheet.stem}_{folder.name}{args.sheet.suffix or '.png'}"))
+            suffix = args.sheet.suffix or ".png"
+            contact_sheet(r.misses, args.sheet.with_name(f"{args.sheet.stem}_{folder.name}{suffix}"))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))
     return 0

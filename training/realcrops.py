@@ -4,7 +4,9 @@ The labels are axis-aligned boxes without the index's turn, so each crop is turn
 quarter turn in which the shipped reader finds the labelled card most probable (the identity is known:
 only the turn is asked). Every labelled index gives ``variants`` crops: around its labelled box and,
 where stage 1 located it, around the detector's own box (what the reader sees at run time), each with
-its own shift and scale. Background (``zz_bg``): boxes of an index's size away from every labelled
+its own shift and scale. ``as_read``: each photo's crops are cut as the runtime reads it, widened back
+when ``vision.stretch`` takes it for a squashed one (cardcounter's frames: squashed from 16:9).
+Background (``zz_bg``): boxes of an index's size away from every labelled
 index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
 a share of upside-down indices. Layout as ``training.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.
 
@@ -27,10 +29,11 @@ from .evaluate_real import lies_on
 from .realsets import Box, RealPhoto, cardcounter
 
 
-def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str) -> tuple[int, float]:
+def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str,
+                 stretch: tuple[float, float] = (1.0, 1.0)) -> tuple[int, float]:
     """The quarter turn (``np.rot90`` k) that shows the index upright, and the reader's probability of
     ``card`` in it."""
-    crop = crop_square(image, box)
+    crop = crop_square(image, box, stretch=stretch)
     x = np.stack([np.rot90(crop, k) for k in range(4)])[..., ::-1].transpose(0, 3, 1, 2)
     p = np.asarray(detector.cls.run(None, {detector.cls.get_inputs()[0].name:
                                            np.ascontiguousarray(x, dtype=np.float32) / 255.0})[0])
@@ -49,7 +52,8 @@ def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
 
 
 def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: int = 12, bg_per_photo: int = 24,
-                     flip_bg: float = 0.08, seed: int = 0, detector: CardDetector | None = None) -> int:
+                     flip_bg: float = 0.08, seed: int = 0, detector: CardDetector | None = None,
+                     as_read: bool = False) -> int:
     detector = detector or CardDetector()
     rng = np.random.default_rng(seed)
     for name in detector.names:
@@ -60,13 +64,18 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
         h, w = image.shape[:2]
         det = detector.detect(image)
         located = [b for d in det.cards for b in d.index_boxes] + list(det.unread)
+        st = (1.0, 1.0)
+        if as_read:
+            found, scores = detector.find_indices(image)
+            chosen = detector.pick_stretch(image, found, scores)
+            st = (chosen.sx, chosen.sy)
         for j, ix in enumerate(photo.indices):
-            k, _ = upright_turn(detector, image, ix.box, ix.card)
+            k, _ = upright_turn(detector, image, ix.box, ix.card, st)
             boxes = [ix.box, *[b for b in located if lies_on(b, ix.box)][:1]]
             for v in range(variants):
                 box = boxes[v % len(boxes)]
                 jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
-                up = np.ascontiguousarray(np.rot90(crop_square(image, box, jitter=jit), k))
+                up = np.ascontiguousarray(np.rot90(crop_square(image, box, jitter=jit, stretch=st), k))
                 stem = f"{photo.path.stem}_{ix.card}{j}_{v}"
                 cv2.imwrite(str(out / split / ix.card / f"{stem}.jpg"), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
                 count += 1
@@ -82,7 +91,7 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
             box = (cx - size / 3, cy - size / 2, cx + size / 3, cy + size / 2)
             if not _free(box, photo, 0.15 * size):
                 continue
-            crop = np.ascontiguousarray(np.rot90(crop_square(image, box), int(rng.integers(4))))
+            crop = np.ascontiguousarray(np.rot90(crop_square(image, box, stretch=st), int(rng.integers(4))))
             cv2.imwrite(str(out / split / BG_CLASS / f"{photo.path.stem}_bg{made}.jpg"), crop,
                         [cv2.IMWRITE_JPEG_QUALITY, 95])
             made += 1
@@ -98,9 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", type=int, default=12, help="crops per labelled index")
     ap.add_argument("--as-split", default=None, help="write under this split name (default: --split)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--as-read", action="store_true", help="cut each photo as the runtime reads it (vision.stretch)")
     args = ap.parse_args(argv)
     n = build_real_crops(cardcounter(args.split), args.out, args.as_split or args.split, args.variants,
-                         seed=args.seed)
+                         seed=args.seed, as_read=args.as_read)
     print(f"{n} crops -> {args.out / (args.as_split or args.split)}")
     return 0
 

@@ -41,7 +41,9 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``cls17``, and ``cls20`` (on request) continues ``cls17`` on its data with most crops not blurred sharpened
    (real webcams' edges are half as wide); ``cls21`` (on request) repeats ``cls19`` on the real crops cut again
    with the corrected labels, 24 per index, and ``cls22`` (on request) continues ``cls19`` on those and the crops
-   of ``--bent-scenes`` scenes of bowed cards with glare bands (``datasets.synth --bent``). The last
+   of ``--bent-scenes`` scenes of bowed cards with glare bands (``datasets.synth --bent``); ``cls23`` (on
+   request) continues ``cls19`` on ``cls21``'s data with the real crops cut as the runtime reads each photo
+   (squashed square frames widened back, ``vision.stretch``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -195,7 +197,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         _add_crops(more, ensure_bent_scenes(args, work), work / "crops_bent", seed + 7, args.bent_scenes, strips=True)
     val_more: list[Path] = []
     if phase.real:
-        val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants))
+        val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
+                                          phase.real_as_read))
         more.append(work / phase.real_crops)
     init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
     # the weights an earlier phase left in models/ (committed): its own file, or its export's (training.recover)
@@ -320,7 +323,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22 on request")
+                         "cls22, cls23 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -65,6 +65,7 @@ class ClsPhase:
     #                        split joins the validation crops and chooses the best epoch)
     real_crops: str = "crops_real"  # the folder of those crops (made with the index finder in models/ then)
     real_variants: int = 12  # crops cut around each labelled index of the real training photos
+    real_as_read: bool = False  # those crops cut as the runtime reads each photo (squashed frames widened back)
     tight: bool = False    # also the crops of --tight-scenes / --tight-font-scenes scenes laid in tight rows, with
     #                        the strips a person reads (train_data.readable_strip) and sideways indices as background
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
@@ -214,6 +215,12 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
                       neighbour_p=0.5, bent=True, exports_as="index_cls2.onnx"),
+    # cls19 (models/index_cls2.pt when its run is not here) continued on cls21's data with the real crops cut as
+    # the runtime now reads cardcounter's squashed frames: widened back (vision.stretch). On request
+    "cls23": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real4", real_variants=24, real_as_read=True, tight=True, stretch_p=0.5,
+                      freeze_bn=True, neighbour_p=0.5, exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -236,6 +243,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls20": (1.0, 2),
     "cls21": (1.0, 2),
     "cls22": (1.0, 1),
+    "cls23": (1.0, 2),
 }
 
 
