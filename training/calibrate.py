@@ -32,21 +32,27 @@ GRID = np.round(np.exp(np.linspace(np.log(0.5), np.log(5.0), 61)), 3)
 
 def labelled_readings(detector: CardDetector, split: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """(n, classes) raw readings of the labelled indices located by stage 1, each in the turn where its
-    labelled card is most probable, and the labelled class of each."""
+    labelled card is most probable, and the labelled class of each; each photo read as the runtime reads
+    it (a squashed square one widened back, ``vision.stretch``)."""
     keep, detector.temperature = detector.temperature, 1.0
     rows, labels = [], []
     try:
         for photo in cardcounter(split):
             image = read_image(photo.path)
-            boxes, _ = detector.find_indices(image)
+            boxes, scores = detector.find_indices(image)
+            stretch = detector.pick_stretch(image, boxes, scores)
+            if not stretch.identity:
+                image = stretch.apply(image)
+                boxes, _ = detector.find_indices(image)
             if not len(boxes):
                 continue
             probs = detector.read_boxes(image, boxes)
             for ix in photo.indices:
-                near = [i for i, b in enumerate(boxes) if lies_on(tuple(float(v) for v in b), ix.box)]  # type: ignore[arg-type]
+                label = stretch.box_to(ix.box)
+                near = [i for i, b in enumerate(boxes) if lies_on(tuple(float(v) for v in b), label)]  # type: ignore[arg-type]
                 if not near:
                     continue
-                i = max(near, key=lambda j: iou(tuple(float(v) for v in boxes[j]), ix.box))  # type: ignore[arg-type]
+                i = max(near, key=lambda j: iou(tuple(float(v) for v in boxes[j]), label))  # type: ignore[arg-type]
                 c = detector.names.index(ix.card)
                 k = int(np.argmax(probs[i, :, c]))
                 rows.append(probs[i, k])
