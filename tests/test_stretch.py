@@ -56,7 +56,7 @@ def test_detections_made_un_stretched_land_on_the_photos_own_pixels() -> None:
     found = Detections(width=1280, height=640, cards=(card,), unread=((0.0, 0.0, 64.0, 64.0),))
     back = Stretch(2.0, 1.0).to_photo(found, 640, 640)
     (c,) = back.cards
-    assert (back.width, back.height) == (640, 640)
+    assert (back.width, back.height) == (640, 640) and back.widened == (2.0, 1.0)
     assert c.box == (80.0, 100.0, 160.0, 300.0) and c.index_boxes == ((80.0, 100.0, 96.0, 150.0),)
     assert c.outline == ((80.0, 100.0), (160.0, 100.0), (160.0, 300.0), (80.0, 300.0))
     assert back.unread == ((0.0, 0.0, 32.0, 64.0),)
@@ -87,7 +87,7 @@ def test_a_squashed_webcam_photo_is_read_in_its_cameras_shape() -> None:
         boxes, scores = det.find_indices(image)
         assert det.pick_stretch(image, boxes, scores).sx > 1.0   # squashed along x: widened along x
         found = det.detect(image)
-        assert (found.width, found.height) == (640, 640)
+        assert (found.width, found.height) == (640, 640) and found.widened[0] > 1.0
         assert all(0 <= v <= 640 for c in found.cards for b in c.index_boxes for v in b)
         report = SourceReport("squashed")
         score_photo(report, photo, found.cards, [b for c in found.cards for b in c.index_boxes])

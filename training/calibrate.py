@@ -39,11 +39,7 @@ def labelled_readings(detector: CardDetector, split: str) -> tuple[npt.NDArray[n
     try:
         for photo in cardcounter(split):
             image = read_image(photo.path)
-            boxes, scores = detector.find_indices(image)
-            stretch = detector.pick_stretch(image, boxes, scores)
-            if not stretch.identity:
-                image = stretch.apply(image)
-                boxes, _ = detector.find_indices(image)
+            stretch, image, boxes, _ = detector.find_as_read(image)
             if not len(boxes):
                 continue
             probs = detector.read_boxes(image, boxes)

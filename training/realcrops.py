@@ -64,11 +64,7 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
         h, w = image.shape[:2]
         det = detector.detect(image)
         located = [b for d in det.cards for b in d.index_boxes] + list(det.unread)
-        st = (1.0, 1.0)
-        if as_read:
-            found, scores = detector.find_indices(image)
-            chosen = detector.pick_stretch(image, found, scores)
-            st = (chosen.sx, chosen.sy)
+        st = det.widened if as_read else (1.0, 1.0)
         for j, ix in enumerate(photo.indices):
             k, _ = upright_turn(detector, image, ix.box, ix.card, st)
             boxes = [ix.box, *[b for b in located if lies_on(b, ix.box)][:1]]

@@ -47,6 +47,7 @@ SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the tw
 #   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 835 ms end to end against 953 ms for 0.98)
 
 F32 = npt.NDArray[np.float32]
+SURE_INDEX = 0.35  # a stage-1 score at least this: an index sure enough to measure the photo by (zoom, stretch)
 
 
 def _session(path: Path, threads: int) -> Any:
@@ -189,7 +190,7 @@ class CardDetector:
         """Crop-and-zoom: when the indices found are small at the working scale, search each group
         of them again in a crop of the full-resolution photo enlarged to the training scale."""
         empty = (np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
-        good = scores >= 0.35
+        good = scores >= SURE_INDEX
         if good.sum() < 3:
             return empty
         b = boxes[good]
@@ -231,15 +232,15 @@ class CardDetector:
             for jit in self.tta:
                 crop = crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
                 crops.extend(np.rot90(crop, k) for k in range(4))
-        x = np.ascontiguousarray(np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
-        probs = self._read(self.cls, x, len(boxes))
+        x = _batch(crops)
+        probs = self._read(self.cls, x, len(boxes), len(self.tta))
         if self.second is not None:  # a second opinion where the first reader is unsure
             cards_only = np.delete(probs, self.bg, axis=2) if self.bg >= 0 else probs
             unsure = np.flatnonzero(cards_only.max(axis=(1, 2)) < SECOND_OPINION_BELOW)
             if len(unsure):
                 per_box = len(self.tta) * 4
                 rows = (unsure[:, None] * per_box + np.arange(per_box)[None, :]).ravel()
-                probs[unsure] = (probs[unsure] + self._read(self.second, x[rows], len(unsure))) / 2
+                probs[unsure] = (probs[unsure] + self._read(self.second, x[rows], len(unsure), len(self.tta))) / 2
         return tempered(probs, self.temperature)
 
     def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:
@@ -260,10 +261,10 @@ class CardDetector:
                                  glyph_up=float(90 * k % 360), probs=np.maximum(cards[k], 0.0)))
         return hits
 
-    def _read(self, session: Any, x: F32, n: int) -> F32:
-        """A reader's probabilities (n, 4 turns, classes), the mean over the test-time crops."""
+    def _read(self, session: Any, x: F32, n: int, crops_per_box: int) -> F32:
+        """A reader's probabilities (n, 4 turns, classes), the mean over each box's ``crops_per_box`` crops."""
         out = np.asarray(session.run(None, {session.get_inputs()[0].name: x})[0], np.float32)
-        return np.asarray(out.reshape(n, len(self.tta), 4, -1).mean(axis=1), np.float32)
+        return np.asarray(out.reshape(n, crops_per_box, 4, -1).mean(axis=1), np.float32)
 
     # ------------------------------------------------------------------ cards
     def join(self, hits: list[IndexHit]) -> list[CardDetection]:
@@ -275,9 +276,7 @@ class CardDetector:
         photo stretched by ``stretch`` (``vision.stretch``)."""
         crops = [np.rot90(crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
                                       stretch=(stretch.sx, stretch.sy)), k) for b in boxes for k in range(4)]
-        x = np.ascontiguousarray(np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
-        out = np.asarray(self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0], np.float32)
-        probs = tempered(out.reshape(len(boxes), 4, -1), self.temperature)
+        probs = tempered(self._read(self.cls, _batch(crops), len(boxes), 1), self.temperature)
         if self.bg >= 0:
             probs[..., self.bg] = 0.0
         return float(probs.max(axis=(1, 2)).mean())
@@ -287,17 +286,23 @@ class CardDetector:
         camera's 4:3 or 16:9 frame, judged on its ``SAMPLE`` surest indices (``vision.stretch``)."""
         h, w = image.shape[:2]
         sure = np.argsort(-scores)[:SAMPLE]
-        sample = boxes[sure[scores[sure] >= 0.35]]
+        sample = boxes[sure[scores[sure] >= SURE_INDEX]]
         return choose_stretch(lambda s: self.sureness(image, sample, s), w, h, len(sample))
+
+    def find_as_read(self, image: npt.NDArray[np.uint8]) -> tuple[Stretch, npt.NDArray[np.uint8], F32, F32]:
+        """The photo as it is read (widened back when ``pick_stretch`` takes it for a squashed one: the
+        stretch, the widened photo) and the index boxes and scores found in it, in its pixels."""
+        boxes, scores = self.find_indices(image)
+        stretch = self.pick_stretch(image, boxes, scores) if self.unstretch else Stretch()
+        if stretch.identity:
+            return stretch, image, boxes, scores
+        widened = stretch.apply(image)  # found again in the camera's own shape
+        return (stretch, widened, *self.find_indices(widened))
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
         t0 = time.perf_counter()
         h, w = image.shape[:2]
-        boxes, scores = self.find_indices(image)
-        stretch = self.pick_stretch(image, boxes, scores) if self.unstretch else Stretch()
-        if not stretch.identity:  # found and read again in the camera's own shape, mapped back below
-            image = stretch.apply(image)
-            boxes, scores = self.find_indices(image)
+        stretch, image, boxes, scores = self.find_as_read(image)
         t1 = time.perf_counter()
         hits = self.classify(image, boxes, scores)
         t2 = time.perf_counter()
@@ -308,6 +313,11 @@ class CardDetector:
         found = Detections(width=image.shape[1], height=image.shape[0], cards=tuple(cards), timing_ms=timing,
                            unread=unread_regions(boxes, cards))
         return stretch.to_photo(found, w, h)
+
+
+def _batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
+    """BGR uint8 crops as the readers' input: RGB 0..1, N x 3 x H x W."""
+    return np.ascontiguousarray(np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
 
 
 def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:

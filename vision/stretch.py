@@ -83,7 +83,7 @@ class Stretch:
         if self.identity:
             return found
         return replace(found, width=width, height=height, cards=tuple(self.card_to_photo(c) for c in found.cards),
-                       unread=tuple(self._box(b) for b in found.unread))
+                       unread=tuple(self._box(b) for b in found.unread), widened=(self.sx, self.sy))
 
 
 def candidates(width: int, height: int) -> list[Stretch]:

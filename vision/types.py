@@ -82,6 +82,9 @@ class Detections:
     # corner-index regions the detector found that no card was read from (unreadable, or clutter);
     # many together apart from every hand may be a player's unread cards (vision.layout; not in the JSON)
     unread: tuple[Box, ...] = ()
+    # (sx, sy): the photo was read widened this many times along x and y, a square one squashed from a
+    # camera's frame (vision.stretch); the boxes above are in the photo's own pixels (not in the JSON)
+    widened: tuple[float, float] = (1.0, 1.0)
 
     def to_json(self) -> dict[str, Any]:
         return {
