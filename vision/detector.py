@@ -47,6 +47,8 @@ SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the tw
 #   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 835 ms end to end against 953 ms for 0.98)
 
 F32 = npt.NDArray[np.float32]
+READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
+#                 activations of a smaller batch stay in the CPU's caches), the output bit for bit the same
 SURE_INDEX = 0.35  # a stage-1 score at least this: an index sure enough to measure the photo by (zoom, stretch)
 
 
@@ -263,7 +265,10 @@ class CardDetector:
 
     def _read(self, session: Any, x: F32, n: int, crops_per_box: int) -> F32:
         """A reader's probabilities (n, 4 turns, classes), the mean over each box's ``crops_per_box`` crops."""
-        out = np.asarray(session.run(None, {session.get_inputs()[0].name: x})[0], np.float32)
+        name = session.get_inputs()[0].name  # in batches of READ_BATCH crops: the same numbers, sooner
+        parts = [np.asarray(session.run(None, {name: x[i:i + READ_BATCH]})[0], np.float32)
+                 for i in range(0, len(x), READ_BATCH)] or [np.asarray(session.run(None, {name: x})[0], np.float32)]
+        out = np.concatenate(parts)
         return np.asarray(out.reshape(n, crops_per_box, 4, -1).mean(axis=1), np.float32)
 
     # ------------------------------------------------------------------ cards
@@ -317,7 +322,8 @@ class CardDetector:
 
 def _batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
     """BGR uint8 crops as the readers' input: RGB 0..1, N x 3 x H x W."""
-    return np.ascontiguousarray(np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+    planes = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2)[:, ::-1])  # N x 3 x H x W, BGR -> RGB
+    return np.divide(planes, np.float32(255), dtype=np.float32)
 
 
 def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:

@@ -17,6 +17,7 @@ import re
 import warnings
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -55,7 +56,7 @@ def read_image(source: bytes | str | Path, name: str | None = None) -> BGRImage:
             image: Image.Image = Image.open(io.BytesIO(data))
             check_size(image.size, label)
             image.load()
-            image = ImageOps.exif_transpose(image)
+            ImageOps.exif_transpose(image, in_place=True)
         except InputError:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as err:
@@ -67,8 +68,7 @@ def read_image(source: bytes | str | Path, name: str | None = None) -> BGRImage:
             raise InputError(f"{label} is not an image this referee can read ({FORMATS})") from None
         except (OSError, SyntaxError, ValueError, RuntimeError) as err:  # RuntimeError: pillow-heif
             raise InputError(f"{label} is damaged or truncated ({one_line(str(err))})") from None
-    rgb = np.asarray(to_rgb8(image))
-    return np.ascontiguousarray(rgb[:, :, ::-1])
+    return np.asarray(cv2.cvtColor(np.asarray(to_rgb8(image)), cv2.COLOR_RGB2BGR), np.uint8)
 
 
 def check_size(size: tuple[int, int], label: str) -> None:
@@ -88,6 +88,8 @@ _WIDE_MODES = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
 def to_rgb8(image: Image.Image) -> Image.Image:
     """``image`` as 8-bit RGB. 16-bit, 32-bit and float greyscale are scaled to 0-255, not clipped:
     16-bit by 65535, float by 1.0 when its values lie in [0, 1], anything else by its own range."""
+    if image.mode == "RGB":
+        return image
     if image.mode not in _WIDE_MODES:
         return image.convert("RGB")
     values = np.asarray(image).astype(np.float64)
