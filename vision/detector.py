@@ -149,8 +149,7 @@ class CardDetector:
         ph, pw = -(-h // 32) * 32, -(-w // 32) * 32
         pad = np.full((ph, pw, 3), 114, np.uint8)
         pad[:h, :w] = image
-        x = pad[None, ..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        out = np.asarray(self.det.run(None, {self._det_input: np.ascontiguousarray(x)})[0], np.float32)
+        out = np.asarray(self.det.run(None, {self._det_input: _as_input(pad[None])})[0], np.float32)
         p = out[0].T  # (anchors, 5): cx, cy, w, h, score
         p = p[p[:, 4] >= self.det_conf]
         if min_side:
@@ -320,10 +319,16 @@ class CardDetector:
         return stretch.to_photo(found, w, h)
 
 
-def _batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
-    """BGR uint8 crops as the readers' input: RGB 0..1, N x 3 x H x W."""
-    planes = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2)[:, ::-1])  # N x 3 x H x W, BGR -> RGB
+def _as_input(images: npt.NDArray[np.uint8]) -> F32:
+    """BGR uint8 images (N x H x W x 3) as the models' input: RGB 0..1, N x 3 x H x W (the colour planes
+    laid out in uint8 first, then divided once: a third of the time of converting the BGR array)."""
+    planes = np.ascontiguousarray(images.transpose(0, 3, 1, 2)[:, ::-1])
     return np.divide(planes, np.float32(255), dtype=np.float32)
+
+
+def _batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
+    """BGR uint8 crops as the readers' input (``_as_input``)."""
+    return _as_input(np.stack(crops))
 
 
 def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:
