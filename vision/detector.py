@@ -228,12 +228,8 @@ class CardDetector:
         """The readers' probabilities (n, 4 quarter turns, classes) of the index in each box, calibrated:
         the mean over the test-time crops, the second reader's opinion where the first is unsure, then the
         temperature (``reader_temperature``)."""
-        crops: list[npt.NDArray[np.uint8]] = []
-        for b in boxes:
-            for jit in self.tta:
-                crop = crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
-                crops.extend(np.rot90(crop, k) for k in range(4))
-        x = _batch(crops)
+        x = _turned_batch([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
+                           for b in boxes for jit in self.tta])
         probs = self._read(self.cls, x, len(boxes), len(self.tta))
         if self.second is not None:  # a second opinion where the first reader is unsure
             cards_only = np.delete(probs, self.bg, axis=2) if self.bg >= 0 else probs
@@ -278,9 +274,9 @@ class CardDetector:
     def sureness(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch) -> float:
         """The first reader's mean best card probability over ``boxes``, each read once (four turns) in the
         photo stretched by ``stretch`` (``vision.stretch``)."""
-        crops = [np.rot90(crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
-                                      stretch=(stretch.sx, stretch.sy)), k) for b in boxes for k in range(4)]
-        probs = tempered(self._read(self.cls, _batch(crops), len(boxes), 1), self.temperature)
+        x = _turned_batch([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
+                                       stretch=(stretch.sx, stretch.sy)) for b in boxes])
+        probs = tempered(self._read(self.cls, x, len(boxes), 1), self.temperature)
         if self.bg >= 0:
             probs[..., self.bg] = 0.0
         return float(probs.max(axis=(1, 2)).mean())
@@ -326,9 +322,16 @@ def _as_input(images: npt.NDArray[np.uint8]) -> F32:
     return np.divide(planes, np.float32(255), dtype=np.float32)
 
 
-def _batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
-    """BGR uint8 crops as the readers' input (``_as_input``)."""
-    return _as_input(np.stack(crops))
+def _turned_batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
+    """Upright BGR uint8 crops as the readers' input: each crop in its four quarter turns (``np.rot90`` k =
+    0..3, the turn innermost), RGB 0..1, 4N x 3 x H x W; each turn divided straight into place."""
+    upright = np.stack(crops)
+    n, h, w, _ = upright.shape
+    out = np.empty((n, 4, 3, h, w), np.float32)
+    for k in range(4):
+        np.divide(np.rot90(upright, k, axes=(1, 2)).transpose(0, 3, 1, 2)[:, ::-1], np.float32(255), out=out[:, k],
+                  dtype=np.float32)
+    return out.reshape(n * 4, 3, h, w)
 
 
 def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:
