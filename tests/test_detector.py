@@ -105,6 +105,26 @@ def test_the_second_reader_is_asked_only_about_unsure_indices() -> None:
 
 
 @needs_model
+def test_reading_in_batches_gives_the_numbers_of_one_run() -> None:
+    """The readers run ``READ_BATCH`` crops at a time and take their input turned in one step; both are
+    only faster: the probabilities are those of every crop turned by ``np.rot90`` and read in one run (here bit
+    for bit; another CPU's kernels may differ in the last bits)."""
+    from vision import detector as module
+
+    det = get_detector()
+    image = read_image(FIXTURES / sorted(k for k, v in EXPECTED.items() if v["kind"] == "synthetic")[0])
+    boxes, _scores = det.find_indices(image)
+    assert len(boxes) * 4 > module.READ_BATCH  # more than one batch
+    upright = [crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3]))) for b in boxes]
+    plain = np.stack([np.rot90(c, k) for c in upright for k in range(4)])[..., ::-1].transpose(0, 3, 1, 2)
+    x = module._turned_batch(upright)
+    assert np.array_equal(x, plain.astype(np.float32) / 255.0)
+    one_run = np.asarray(det.cls.run(None, {det.cls.get_inputs()[0].name: x})[0], np.float32)
+    batched = det._read(det.cls, x, len(boxes), 1)
+    np.testing.assert_allclose(batched, one_run.reshape(len(boxes), 4, -1), rtol=0, atol=1e-6)
+
+
+@needs_model
 @pytest.mark.parametrize("name", sorted(k for k, v in EXPECTED.items() if v["kind"] == "edje"))
 def test_fixture_real_ranks(name: str) -> None:
     want = EXPECTED[name]
