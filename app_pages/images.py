@@ -95,7 +95,8 @@ def load_photo(data: bytes) -> Photo:
                 check_size(image.size, "the image")  # a strip of 1 x 5000 px
                 image_format = image.format or ""
                 image.load()  # decodes everything: a truncated file fails here, not later
-                pixels = np.asarray(to_rgb8(ImageOps.exif_transpose(image)), dtype=np.uint8)
+                ImageOps.exif_transpose(image, in_place=True)
+                pixels = np.asarray(to_rgb8(image), dtype=np.uint8)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise InputError(f"the image is too large; the referee reads up to {MAX_PIXELS // 1_000_000} "
                          "megapixels") from None

@@ -66,6 +66,8 @@ def _read_photo(photo: Photo) -> None:
         st.session_state["score_notice"] = detector
         _reset_table(blank_table(4, st.session_state["seat_names"]), original=[])
         return
+    import cv2
+
     from vision.image_io import read_image
     from vision.pipeline import read_photo
 
@@ -75,8 +77,8 @@ def _read_photo(photo: Photo) -> None:
         try:
             status.update(label=tr("Reading the cards: opening the photo…", "识牌：打开照片…", lang))
             # Decoded once (when the upload was checked): the reader and the annotated photo share it.
-            image = (np.ascontiguousarray(photo.pixels[:, :, ::-1]) if photo.pixels is not None
-                     else read_image(photo.data))
+            image = (np.asarray(cv2.cvtColor(photo.pixels, cv2.COLOR_RGB2BGR), np.uint8)
+                     if photo.pixels is not None else read_image(photo.data))
             status.update(label=tr("Reading the cards: finding them and laying out the seats…",
                                    "识牌：找牌、分座位…", lang))
             reading = read_photo(image, choice.rules, min_confidence=state.min_confidence(), force=True,
