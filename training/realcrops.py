@@ -33,10 +33,7 @@ def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str,
                  stretch: tuple[float, float] = (1.0, 1.0)) -> tuple[int, float]:
     """The quarter turn (``np.rot90`` k) that shows the index upright, and the reader's probability of
     ``card`` in it."""
-    crop = crop_square(image, box, stretch=stretch)
-    x = np.stack([np.rot90(crop, k) for k in range(4)])[..., ::-1].transpose(0, 3, 1, 2)
-    p = np.asarray(detector.cls.run(None, {detector.cls.get_inputs()[0].name:
-                                           np.ascontiguousarray(x, dtype=np.float32) / 255.0})[0])
+    p = detector.first_reading([crop_square(image, box, stretch=stretch)])[0]
     c = detector.names.index(card)
     k = int(np.argmax(p[:, c]))
     return k, float(p[k, c])

@@ -266,6 +266,11 @@ class CardDetector:
         out = np.concatenate(parts)
         return np.asarray(out.reshape(n, crops_per_box, 4, -1).mean(axis=1), np.float32)
 
+    def first_reading(self, crops: list[npt.NDArray[np.uint8]]) -> F32:
+        """The first reader's raw probabilities (n, 4 quarter turns, classes) of upright crops, each read once
+        in its four turns (no test-time crops, no temperature)."""
+        return self._read(self.cls, _turned_batch(crops), len(crops), 1)
+
     # ------------------------------------------------------------------ cards
     def join(self, hits: list[IndexHit]) -> list[CardDetection]:
         """One detection per physical card (``vision.join``)."""
@@ -274,9 +279,9 @@ class CardDetector:
     def sureness(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch) -> float:
         """The first reader's mean best card probability over ``boxes``, each read once (four turns) in the
         photo stretched by ``stretch`` (``vision.stretch``)."""
-        x = _turned_batch([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
-                                       stretch=(stretch.sx, stretch.sy)) for b in boxes])
-        probs = tempered(self._read(self.cls, x, len(boxes), 1), self.temperature)
+        crops = [crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
+                             stretch=(stretch.sx, stretch.sy)) for b in boxes]
+        probs = tempered(self.first_reading(crops), self.temperature)
         if self.bg >= 0:
             probs[..., self.bg] = 0.0
         return float(probs.max(axis=(1, 2)).mean())
