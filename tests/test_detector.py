@@ -369,6 +369,33 @@ def test_tight_row_neighbours_never_cover_the_index_they_are_pasted_around() -> 
     assert bool((dark > (x.float().mean(1) < 128).flatten(1).sum(1)).any())  # a neighbour's index came in
 
 
+def test_tight_row_neighbours_that_cut_leave_what_a_person_reads() -> None:
+    """cls24's augmentation (``training.neighbours`` with ``cut``): the covering card's edge may lie inside the
+    ink, but never covers more than ``CUT_SIDE`` of its width from the side nor ``CUT_BELOW`` of its height from
+    below; without ``cut`` no edge lies inside the ink above the next row's fifth."""
+    torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
+    from training.neighbours import CUT_BELOW, CUT_SIDE, ink_extents, paste_neighbours
+
+    s = 64
+    x = torch.full((24, 3, s, s), 230, dtype=torch.uint8)
+    x[:, :, 12:30, 24:39] = 20    # "rank"
+    x[:, :, 34:52, 26:37] = 20    # "suit"
+    ink, paper = ink_extents(x)
+    x0, x1, y0, y1 = (int(v) for v in ink[0])
+    before = x.float() / 255
+    out = paste_neighbours(before, ink, paper, torch.Generator().manual_seed(3), 1.0, cut=1.0)
+    keep_x0 = x0 + int(CUT_SIDE * (x1 - x0)) + 1        # the columns no side cut reaches (from either side)
+    keep_x1 = x1 - int(CUT_SIDE * (x1 - x0)) - 1
+    keep_y1 = y0 + int((1 - CUT_BELOW) * (y1 - y0)) - 1  # the rows no cut from below reaches
+    cut_into = 0
+    for i in range(len(x)):
+        ratio = out[i][:, y0:keep_y1 + 1, keep_x0:keep_x1 + 1] / before[i][:, y0:keep_y1 + 1, keep_x0:keep_x1 + 1]
+        assert float(ratio.min()) >= 0.79 and float(ratio.max()) <= 1.0 + 1e-6   # at most a shadow there
+        inked = before[i][:, y0:y1 + 1, x0:x1 + 1].mean(0) < 0.5
+        cut_into += int(bool((out[i][:, y0:y1 + 1, x0:x1 + 1].mean(0)[inked] > 0.5).any()))
+    assert cut_into >= 12  # most crops lost a part of their ink to the covering card
+
+
 def test_sharpening_narrows_a_soft_index_s_edges() -> None:
     """cls20's augmentation (``training.train_reader._sharpen``): the synthetic indices' edges are about twice
     as wide for their height as a real webcam's (``benchmarks/camera_look.py``); a sharpened crop's edges rise

@@ -177,9 +177,10 @@ def evaluate_yolo(detector: CardDetector, folder: Path, split: str | None = None
     return report
 
 
-def evaluate_edje(detector: CardDetector, folder: Path, floor: float = MIN_CONFIDENCE) -> SourceReport:
-    report = SourceReport(f"{folder.name} (test)")
-    for img, boxes in edje_items("test", folder):
+def evaluate_edje(detector: CardDetector, folder: Path, floor: float = MIN_CONFIDENCE,
+                  split: str = "test") -> SourceReport:
+    report = SourceReport(f"{folder.name} ({split})")
+    for img, boxes in edje_items(split, folder):
         det = detector.detect(read_image(img))
         report.photos += 1
         found = [False] * len(boxes)
@@ -219,7 +220,7 @@ def evaluate_dir(detector: CardDetector, folder: Path, split: str | None = None)
     if (folder / "data.yaml").exists():
         return evaluate_yolo(detector, folder, split)
     if (folder / "images" / "test").is_dir():
-        return evaluate_edje(detector, folder)
+        return evaluate_edje(detector, folder, split="train" if split == "train" else "test")
     raise SystemExit(f"{folder}: neither a YOLO-labelled folder (data.yaml) nor the edje set (images/test)")
 
 

@@ -20,6 +20,9 @@ from typing import Any
 INK_BELOW_PAPER = 50.0 / 255.0  # a pixel this much darker than the crop's paper (90th percentile) is ink
 MAX_EDGE_GAP = 6                # px at 64 between the ink and the covering card's edge (a strip: 0)
 COVER_BELOW = 0.2               # the share of the ink's height the next row may cover from below
+CUT_SIDE = 0.25                 # with ``cut``: the share of the ink's width a covering card's edge may cut off
+CUT_BELOW = 0.35                # with ``cut``: the share of the ink's height the next row may cut off (the suit's
+#                                 lower part: the suit is about the lower 40-45 % of an index)
 
 
 def ink_extents(x: Any, chunk: int = 4096) -> tuple[Any, Any]:
@@ -100,11 +103,13 @@ def _shifted(src: Any, dx: int, dy: int) -> Any:
     return src[:, ys][:, :, xs]
 
 
-def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donors: Any = None) -> Any:
+def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donors: Any = None,
+                     cut: float = 0.0) -> Any:
     """A share of the batch ``x`` (float 0..1, N x 3 x S x S, index crops upright) gets the cards of a tight
     row around its index: the covering card right or left of the ink (or below it: the next row), and in
     some the card beneath on the other side. ``ink``, ``paper``: ``ink_extents`` of these crops; ``donors``: a
-    bool mask of the crops that may be pasted as neighbours (the index crops, not background; all if None)."""
+    bool mask of the crops that may be pasted as neighbours (the index crops, not background; all if None);
+    ``cut``: the share of those covering cards whose edge lies inside the ink (``CUT_SIDE``, ``CUT_BELOW``)."""
     import torch
 
     n, _, _, s = x.shape
@@ -129,10 +134,12 @@ def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donor
         tone = float(paper[i] / paper[j].clamp(min=0.2))
         dy = _rand_int(gen, -5, 5)
         cover_side = 0
+        cuts = cut > 0 and float(torch.rand(1, generator=gen)) < cut
         if kind < 0.7:
             # the covering card beside the ink: right (the row laid left to right) or left (an upside-down row)
             cover_side = 1 if kind < 0.45 else -1
-            gap = _rand_int(gen, 0, MAX_EDGE_GAP)
+            # past the ink, or (cuts) inside it: at most CUT_SIDE of its width covered
+            gap = -_rand_int(gen, 1, max(1, round(CUT_SIDE * (x1 - x0)))) if cuts else _rand_int(gen, 0, MAX_EDGE_GAP)
             margin = _rand_int(gen, 2, 7)   # the covering card's edge to its own index
             if cover_side > 0:
                 e = x1 + 1 + gap
@@ -148,8 +155,8 @@ def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donor
                     _edge(img, e, 2, 1, gen)
         else:
             # the next row's card from below, its own index just past its edge
-            top = y0 + round((1 - COVER_BELOW) * (y1 - y0))
-            e = _rand_int(gen, min(top, y1 + 6), y1 + 6)
+            top = y0 + round((1 - (CUT_BELOW if cuts else COVER_BELOW)) * (y1 - y0))
+            e = _rand_int(gen, min(top, y1 + 6), y1 if cuts else y1 + 6)
             if e < s - 2:
                 src = _shifted(x[j], _rand_int(gen, -8, 8) + (x0 - jx0), e + _rand_int(gen, 2, 7) - jy0) * tone
                 img[:, e:, :] = src[:, e:, :]

@@ -43,7 +43,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    with the corrected labels, 24 per index, and ``cls22`` (on request) continues ``cls19`` on those and the crops
    of ``--bent-scenes`` scenes of bowed cards with glare bands (``datasets.synth --bent``); ``cls23`` (on
    request) continues ``cls19`` on ``cls21``'s data with the real crops cut as the runtime reads each photo
-   (squashed square frames widened back, ``vision.stretch``). The last
+   (squashed square frames widened back, ``vision.stretch``), and ``cls24`` (on request) with the pasted
+   neighbours cutting into the index's ink in half of them (``training.neighbours``, ``cut``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -213,7 +214,7 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
                             blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p,
                             stretch_p=phase.stretch_p, freeze_bn=phase.freeze_bn, val_more=val_more,
-                            neighbour_p=phase.neighbour_p, sharpen_p=phase.sharpen_p)
+                            neighbour_p=phase.neighbour_p, sharpen_p=phase.sharpen_p, cut_p=phase.cut_p)
     export_classifier(best, args.models, phase.exports_as)
 
 
@@ -323,7 +324,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23 on request")
+                         "cls22, cls23, cls24 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -71,6 +71,7 @@ class ClsPhase:
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
     neighbour_p: float = 0.0  # share of each batch given the cards of a tight row around it (training.neighbours)
+    cut_p: float = 0.0     # share of those neighbours whose covering edge cuts into the index's ink (a tighter row)
     sharpen_p: float = 0.0  # share of the crops not blurred that are sharpened (real webcams: edges half as wide)
     bent: bool = False     # also the crops of the --bent-scenes scenes: bowed cards, glare bands across indices
 
@@ -221,6 +222,13 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real4", real_variants=24, real_as_read=True, tight=True, stretch_p=0.5,
                       freeze_bn=True, neighbour_p=0.5, exports_as="index_cls2.onnx"),
+    # cls19 (models/index_cls2.pt when its run is not here) continued on cls21's data with the pasted tight-row
+    # neighbours cutting INTO the ink in half of them (training.neighbours cut: a quarter of its width from the
+    # side, 35 % of its height from below): the strips of rows laid tighter than the pasted edges reached
+    "cls24": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
+                      neighbour_p=0.5, cut_p=0.5, exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -244,6 +252,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls21": (1.0, 2),
     "cls22": (1.0, 1),
     "cls23": (1.0, 2),
+    "cls24": (1.0, 2),
 }
 
 

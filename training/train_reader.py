@@ -147,14 +147,16 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                      batch: int = 256, lr: float = 2e-3, init: Path | None = None, max_deg: float = 12.0,
                      blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
                      motion_p: float = 0.0, stretch_p: float = 0.0, freeze_bn: bool = False,
-                     val_more: list[Path] | None = None, neighbour_p: float = 0.0, sharpen_p: float = 0.0) -> Path:
+                     val_more: list[Path] | None = None, neighbour_p: float = 0.0, sharpen_p: float = 0.0,
+                     cut_p: float = 0.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
     that starts from weights recovered from an ONNX export (``training.recover``, batch norms folded in)
     starts exactly where that model is. ``val_more``: further validation crop folders (their ``val``
     split); the best epoch is the one with the highest mean of the validation sets' top-1. ``neighbour_p``: the
-    share of each batch given the cards of a tight row around its index (``training.neighbours``);
+    share of each batch given the cards of a tight row around its index (``training.neighbours``), ``cut_p`` the
+    share of those whose covering card's edge cuts into the index's ink;
     ``sharpen_p``: the share of the crops not blurred that are sharpened (``_sharpen``).
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -218,7 +220,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             x = xtr[idx].float() / 255.0
             if ink is not None:
                 x = paste_neighbours(x, ink[idx], paper[idx], gen, neighbour_p,
-                                     None if donors is None else donors[idx])
+                                     None if donors is None else donors[idx], cut_p)
             x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p, sharpen_p)
             y = ytr[idx]
             out = model(x)
