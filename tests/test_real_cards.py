@@ -63,7 +63,7 @@ def test_split_by_capture_time_keeps_blocks_apart() -> None:
 def test_label_corrections_apply_and_no_card_is_labelled_three_times() -> None:
     """The published labels corrected by eye (``training/label_fixes.csv``) all still match their label lines,
     and after them no photo labels one card on more than its two corners."""
-    fixes = label_fixes()
+    fixes = {k: v for k, v in label_fixes().items() if v.set == "cardcounter"}
     assert len(fixes) == 12
     fixed = {p.path.stem: p for p in cardcounter()}
     published = {p.path.stem: p for p in yolo_photos(CARDCOUNTER, fixes=None)}
@@ -95,6 +95,27 @@ def test_a_correction_replaces_its_label_and_a_stale_one_stops_the_reading(tmp_p
     with pytest.raises(ValueError, match="expects Tc"):
         yolo_photos(folder, fixes=fixes)
     assert LABEL_FIXES.exists()
+
+
+def test_an_edje_correction_replaces_its_rank_and_a_stale_one_stops_the_reading(tmp_path: Path) -> None:
+    """edje's labels are corrected the same way (photo stem, the object's number in its XML): the train split's
+    IMG_2396 is a ten published as a nine."""
+    from training.evaluate import edje_items
+
+    split = tmp_path / "edje" / "images" / "train"
+    split.mkdir(parents=True)
+    cv2.imwrite(str(split / "IMG_1.JPG"), np.full((64, 48, 3), 200, np.uint8))
+    objects = "".join(f"<object><name>{r}</name><bndbox><xmin>1</xmin><ymin>2</ymin><xmax>30</xmax><ymax>40</ymax>"
+                      "</bndbox></object>" for r in ("nine", "king"))
+    (split / "IMG_1.xml").write_text(f"<annotation><filename>IMG_1.JPG</filename>{objects}</annotation>")
+    fixes = tmp_path / "fixes.csv"
+    fixes.write_text("set,photo,line,was,card,why\nedje,IMG_1,1,9,T,a ten\n")
+    assert [r for r, _ in edje_items("train", tmp_path / "edje", fixes)[0][1]] == ["T", "K"]
+    assert [r for r, _ in edje_items("train", tmp_path / "edje", None)[0][1]] == ["9", "K"]
+    fixes.write_text("set,photo,line,was,card,why\nedje,IMG_1,2,Q,K,stale\n")
+    with pytest.raises(ValueError, match="expects Q"):
+        edje_items("train", tmp_path / "edje", fixes)
+    assert ("edje", "IMG_2396", 1) in label_fixes()
 
 
 def test_class_names_and_unknown_stems() -> None:

@@ -36,6 +36,8 @@ from vision.detector import MODELS, CardDetector
 from vision.image_io import read_image
 from vision.types import Detections
 
+from .realsets import LABEL_FIXES, label_fixes
+
 ROOT = Path(__file__).resolve().parent.parent
 SYN = ROOT / "datasets" / "generated" / "detector" / "scenes_test"
 EDJE = ROOT.parent / "shared" / "realcards" / "edje"
@@ -117,9 +119,12 @@ def evaluate_synthetic(detector: CardDetector, n: int, seed: int, verbose: bool 
     return {"scenes": len(files), "split": split, "cards_total": all_cards, "groups": table}
 
 
-def edje_items(split: str = "test",
-               folder: Path = EDJE) -> list[tuple[Path, list[tuple[str, tuple[float, float, float, float]]]]]:
-    """Each photo of an edje split and its labelled cards: (rank, whole-card box)."""
+def edje_items(split: str = "test", folder: Path = EDJE, fixes: Path | None = LABEL_FIXES,
+               ) -> list[tuple[Path, list[tuple[str, tuple[float, float, float, float]]]]]:
+    """Each photo of an edje split and its labelled cards: (rank, whole-card box). The corrections in ``fixes``
+    for the set ``edje`` (photo stem, the object's number in its XML from 1, the published rank, the rank the
+    card shows) replace the ranks they name; one that no longer matches stops the reading."""
+    corrections = label_fixes(fixes) if fixes is not None else {}
     items = []
     for xml in sorted((folder / "images" / split).glob("*.xml")):
         root = ET.parse(xml).getroot()
@@ -127,11 +132,17 @@ def edje_items(split: str = "test",
         img = xml.with_name(fn) if (xml.with_name(fn)).exists() else next(
             p for p in xml.parent.glob(xml.stem + ".*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
         boxes: list[tuple[str, tuple[float, float, float, float]]] = []
-        for obj in root.iter("object"):
+        for number, obj in enumerate(root.iter("object"), 1):
             b = obj.find("bndbox")
             assert b is not None
             x1, y1, x2, y2 = (float(b.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
-            boxes.append((RANKS[obj.findtext("name") or ""], (x1, y1, x2, y2)))
+            rank = RANKS[obj.findtext("name") or ""]
+            fix = corrections.get(("edje", xml.stem, number))
+            if fix is not None:
+                if rank != fix.was:
+                    raise ValueError(f"{xml}: object {number} is labelled {rank}, the correction expects {fix.was}")
+                rank = fix.card
+            boxes.append((rank, (x1, y1, x2, y2)))
         items.append((img, boxes))
     return items
 
