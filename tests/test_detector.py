@@ -125,6 +125,30 @@ def test_reading_in_batches_gives_the_numbers_of_one_run() -> None:
 
 
 @needs_model
+def test_the_crops_after_the_first_are_read_only_in_its_two_surest_turns() -> None:
+    """``turns_read = 2``: each index's first test-time crop is read in its four quarter turns, the other crops
+    only in the two turns that read the first surest; those two turns read exactly what all crops in all turns
+    read there, the other two read 0, and no reading's card or turn changes on a synthetic fixture."""
+    det = CardDetector()
+    det.second = None   # the first reader alone: the second is asked about other indices when turns differ
+    image = read_image(FIXTURES / sorted(k for k, v in EXPECTED.items() if v["kind"] == "synthetic")[0])
+    boxes, scores = det.find_indices(image)
+    assert det.turns_read == 2
+    two = det.read_boxes(image, boxes)
+    det.turns_read = 4
+    four = det.read_boxes(image, boxes)
+    read = two.max(axis=2) > 0
+    assert (read.sum(axis=1) == 2).all()
+    np.testing.assert_allclose(two[read], four[read], rtol=0, atol=1e-6)
+    assert not two[~read].any()
+    cards = lambda p: [(h.card, h.glyph_up) for h in det.classify(image, boxes, scores)]
+    det.turns_read = 2
+    in_two = cards(two)
+    det.turns_read = 4
+    assert in_two == cards(four)
+
+
+@needs_model
 @pytest.mark.parametrize("name", sorted(k for k, v in EXPECTED.items() if v["kind"] == "edje"))
 def test_fixture_real_ranks(name: str) -> None:
     want = EXPECTED[name]
