@@ -395,10 +395,10 @@ def test_tight_row_neighbours_never_cover_the_index_they_are_pasted_around() -> 
 
 def test_tight_row_neighbours_that_cut_leave_what_a_person_reads() -> None:
     """cls24's augmentation (``training.neighbours`` with ``cut``): the covering card's edge may lie inside the
-    ink, but never covers more than ``CUT_SIDE`` of its width from the side nor ``CUT_BELOW`` of its height from
-    below; without ``cut`` no edge lies inside the ink above the next row's fifth."""
+    ink, but never covers more than ``CUT_SIDE`` of its width from the side nor ``COVER_BELOW`` of its height from
+    below."""
     torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
-    from training.neighbours import CUT_BELOW, CUT_SIDE, ink_extents, paste_neighbours
+    from training.neighbours import COVER_BELOW, CUT_SIDE, ink_extents, paste_neighbours
 
     s = 64
     x = torch.full((24, 3, s, s), 230, dtype=torch.uint8)
@@ -410,7 +410,7 @@ def test_tight_row_neighbours_that_cut_leave_what_a_person_reads() -> None:
     out = paste_neighbours(before, ink, paper, torch.Generator().manual_seed(3), 1.0, cut=1.0)
     keep_x0 = x0 + int(CUT_SIDE * (x1 - x0)) + 1        # the columns no side cut reaches (from either side)
     keep_x1 = x1 - int(CUT_SIDE * (x1 - x0)) - 1
-    keep_y1 = y0 + int((1 - CUT_BELOW) * (y1 - y0)) - 1  # the rows no cut from below reaches
+    keep_y1 = y0 + int((1 - COVER_BELOW) * (y1 - y0)) - 1  # the rows no cut from below reaches
     cut_into = 0
     for i in range(len(x)):
         ratio = out[i][:, y0:keep_y1 + 1, keep_x0:keep_x1 + 1] / before[i][:, y0:keep_y1 + 1, keep_x0:keep_x1 + 1]

@@ -21,8 +21,6 @@ INK_BELOW_PAPER = 50.0 / 255.0  # a pixel this much darker than the crop's paper
 MAX_EDGE_GAP = 6                # px at 64 between the ink and the covering card's edge (a strip: 0)
 COVER_BELOW = 0.2               # the share of the ink's height the next row may cover from below
 CUT_SIDE = 0.25                 # with ``cut``: the share of the ink's width a covering card's edge may cut off
-CUT_BELOW = 0.35                # with ``cut``: the share of the ink's height the next row may cut off (the suit's
-#                                 lower part: the suit is about the lower 40-45 % of an index)
 
 
 def ink_extents(x: Any, chunk: int = 4096) -> tuple[Any, Any]:
@@ -109,7 +107,7 @@ def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donor
     row around its index: the covering card right or left of the ink (or below it: the next row), and in
     some the card beneath on the other side. ``ink``, ``paper``: ``ink_extents`` of these crops; ``donors``: a
     bool mask of the crops that may be pasted as neighbours (the index crops, not background; all if None);
-    ``cut``: the share of those covering cards whose edge lies inside the ink (``CUT_SIDE``, ``CUT_BELOW``)."""
+    ``cut``: the share of those covering cards whose edge lies inside the ink (``CUT_SIDE``; ``COVER_BELOW``)."""
     import torch
 
     n, _, _, s = x.shape
@@ -155,7 +153,7 @@ def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donor
                     _edge(img, e, 2, 1, gen)
         else:
             # the next row's card from below, its own index just past its edge
-            top = y0 + round((1 - (CUT_BELOW if cuts else COVER_BELOW)) * (y1 - y0))
+            top = y0 + round((1 - COVER_BELOW) * (y1 - y0))
             e = _rand_int(gen, min(top, y1 + 6), y1 if cuts else y1 + 6)
             if e < s - 2:
                 src = _shifted(x[j], _rand_int(gen, -8, 8) + (x0 - jx0), e + _rand_int(gen, 2, 7) - jy0) * tone

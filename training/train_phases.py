@@ -223,8 +223,8 @@ CLS_PHASES = {
                       real_crops="crops_real4", real_variants=24, real_as_read=True, tight=True, stretch_p=0.5,
                       freeze_bn=True, neighbour_p=0.5, exports_as="index_cls2.onnx"),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls21's data with the pasted tight-row
-    # neighbours cutting INTO the ink in half of them (training.neighbours cut: a quarter of its width from the
-    # side, 35 % of its height from below): the strips of rows laid tighter than the pasted edges reached
+    # neighbours cutting INTO the ink in half of them (training.neighbours cut: up to a quarter of its width from
+    # the side, a fifth from below): the strips of rows laid tighter than the pasted edges reached
     "cls24": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
