@@ -5,7 +5,8 @@
 
 ``DIR`` is a folder of YOLO corner-index labels (``images/``, ``labels/``, ``data.yaml``, such as
 ``shared/realcards/cardcounter``; ``--split`` takes one capture-time split, see ``training.realsets``)
-or the edje set (``images/test/*.xml``: whole-card boxes, rank only). Printed per source: photos,
+or the edje set (``images/test/*.xml``: whole-card boxes, rank only; ``--split train`` reads its train
+split instead, which nothing was trained or tuned on either). Printed per source: photos,
 cards, recall, precision, the confident-read error rate (reads at or above the confidence floor,
 0.85, that are another card), and recall by the visible index's size.
 
@@ -269,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.evaluate_real", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", type=Path, nargs="+")
-    ap.add_argument("--split", choices=("train", "val", "test"), help="one capture-time split (cardcounter)")
+    ap.add_argument("--split", choices=("train", "val", "test"),
+                    help="one capture-time split (cardcounter); edje: train reads its train split (default: test)")
     ap.add_argument("--models", type=Path, default=MODELS)
     ap.add_argument("--sheet", type=Path, help="contact sheet of the misses (PNG), one per source: NAME_<source>.png")
     ap.add_argument("--json", type=Path, help="also write the numbers here")
