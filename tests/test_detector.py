@@ -149,6 +149,38 @@ def test_the_crops_after_the_first_are_read_only_in_its_two_surest_turns() -> No
 
 
 @needs_model
+def test_the_zoom_pass_searches_a_group_again_only_when_it_enlarges_it_enough() -> None:
+    """Small indices (24 px at the working scale) are searched again in a crop of the full-resolution photo
+    zoomed to 34 px indices: here 1.42 times the first pass's scale, more than the 1.2 of before and less than
+    ``zoom_gain`` (1.5), so the pass is left out; a group of smaller indices (2.1 times) is still searched."""
+    det = CardDetector()
+    image = np.zeros((3000, 4000, 3), np.uint8)
+    f = det.work_side / 4000
+    searched: list[tuple[int, ...]] = []
+
+    def run_det(img: np.ndarray, _min_side: float) -> tuple[np.ndarray, np.ndarray]:
+        searched.append(img.shape[:2])
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+
+    det._run_det = run_det  # type: ignore[method-assign]
+
+    def group(side: float) -> tuple[np.ndarray, np.ndarray]:
+        boxes = np.array([[1000 + 1.5 * side * i, 1000, 1000 + 1.5 * side * i + side, 1000 + side] for i in range(5)],
+                         np.float32)
+        return boxes, np.full(len(boxes), 0.9, np.float32)
+
+    assert det.zoom_gain == 1.5
+    det._zoom_pass(image, *group(60.0), f)      # zoomed 34 / 60 = 0.567: 1.42 x f
+    assert searched == []
+    det.zoom_gain = 1.2
+    det._zoom_pass(image, *group(60.0), f)
+    assert len(searched) == 1
+    det.zoom_gain = 1.5
+    det._zoom_pass(image, *group(40.0), f)      # 34 / 40 = 0.85: 2.1 x f
+    assert len(searched) == 2
+
+
+@needs_model
 @pytest.mark.parametrize("name", sorted(k for k, v in EXPECTED.items() if v["kind"] == "edje"))
 def test_fixture_real_ranks(name: str) -> None:
     want = EXPECTED[name]
