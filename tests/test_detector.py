@@ -141,11 +141,13 @@ def test_the_crops_after_the_first_are_read_only_in_its_two_surest_turns() -> No
     assert (read.sum(axis=1) == 2).all()
     np.testing.assert_allclose(two[read], four[read], rtol=0, atol=1e-6)
     assert not two[~read].any()
-    cards = lambda p: [(h.card, h.glyph_up) for h in det.classify(image, boxes, scores)]
+    def cards() -> list[tuple[str, float]]:
+        return [(h.card, h.glyph_up) for h in det.classify(image, boxes, scores)]
+
     det.turns_read = 2
-    in_two = cards(two)
+    in_two = cards()
     det.turns_read = 4
-    assert in_two == cards(four)
+    assert in_two == cards()
 
 
 @needs_model

@@ -236,8 +236,7 @@ class CardDetector:
                            for b in boxes for jit in self.tta])
         probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
         if self.second is not None:  # a second opinion where the first reader is unsure
-            cards_only = np.delete(probs, self.bg, axis=2) if self.bg >= 0 else probs
-            unsure = np.flatnonzero(cards_only.max(axis=(1, 2)) < SECOND_OPINION_BELOW)
+            unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
             if len(unsure):
                 probs[unsure] = (probs[unsure] + self._read_turns(self.second, x, unsure)) / 2
         return tempered(probs, self.temperature)
@@ -252,16 +251,19 @@ class CardDetector:
         if self.turns_read >= 4 or t == 1:
             return self._read(session, x[(base[:, None] + np.arange(t * 4)[None]).ravel()], m, t)
         first = self._read(session, x[(base[:, None] + np.arange(4)[None]).ravel()], m, 1)
-        cards = first.copy()
-        if self.bg >= 0:
-            cards[..., self.bg] = -1
-        kept = np.argsort(-cards.max(axis=2), axis=1, kind="stable")[:, :self.turns_read]   # (m, turns_read)
+        kept = np.argsort(-self._best_card(first), axis=1, kind="stable")[:, :self.turns_read]  # (m, turns_read)
         rows = base[:, None, None] + 4 * np.arange(1, t)[None, :, None] + kept[:, None, :]   # (m, t - 1, turns_read)
         rest = self._run(session, x[rows.ravel()]).reshape(m, t - 1, self.turns_read, -1)
         crops = np.concatenate([np.take_along_axis(first, kept[:, :, None], axis=1)[:, None], rest], axis=1)
         out = np.zeros_like(first)
         np.put_along_axis(out, kept[:, :, None], crops.mean(axis=1, dtype=np.float32), axis=1)
         return out
+
+    def _best_card(self, probs: F32) -> F32:
+        """The best card's probability (n, 4) in each turn of readings (n, 4 turns, classes): the reject class
+        left out."""
+        cards = np.delete(probs, self.bg, axis=2) if self.bg >= 0 else probs
+        return np.asarray(cards.max(axis=2), np.float32)
 
     def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:
         if len(boxes) == 0:
@@ -308,9 +310,7 @@ class CardDetector:
         crops = [crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])),
                              stretch=(stretch.sx, stretch.sy)) for b in boxes]
         probs = tempered(self.first_reading(crops), self.temperature)
-        if self.bg >= 0:
-            probs[..., self.bg] = 0.0
-        return float(probs.max(axis=(1, 2)).mean())
+        return float(self._best_card(probs).max(axis=1).mean())
 
     def pick_stretch(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> Stretch:
         """How to widen the photo before reading it: not at all unless it is a square one squashed from a
