@@ -4,6 +4,7 @@ lens and motion blur, sensor noise, resolution loss. JPEG comes last, on save.""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -129,14 +130,63 @@ def noise(img: NDArray[Any], rng: np.random.Generator) -> None:
     img += n
 
 
+@dataclass(frozen=True)
+class MeasuredLook:
+    """The camera of ``--look real``, chosen so that the generated indices measure as the real photos' do
+    (``benchmarks/camera_look.py``: index edge width over height along y, noise sigma, JPEG quality; the numbers in
+    docs/training.md)."""
+
+    blur_p: float = 0.5                          # share of photos out of focus a little
+    blur_sigma: tuple[float, float] = (0.3, 0.9)  # its Gaussian sigma, px of a 1,600 px photo
+    motion_p: float = 0.15                       # share with a slight motion (a phone held by hand)
+    motion_px: tuple[float, float] = (3.0, 7.0)   # its streak, px of a 1,600 px photo
+    grain_sigma: tuple[float, float] = (1.5, 8.0)  # the sensor's grain, grey levels, pixel by pixel
+    jpeg_quality: tuple[int, int] = (70, 96)      # the JPEG quality saved at (drawn in [lo, hi))
+
+
+REAL_LOOK = MeasuredLook()
+
+
+def measured_blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
+    """The softening of the real photos measured by ``benchmarks/camera_look.py`` (``--look real``): lighter and rarer
+    than ``blur``'s guess, a slight motion now and then (a phone held by hand)."""
+    h, w = img.shape[:2]
+    scale = max(h, w) / 1600
+    if rng.random() < REAL_LOOK.blur_p:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(*REAL_LOOK.blur_sigma) * scale)
+    if rng.random() < REAL_LOOK.motion_p:
+        length = max(3, int(rng.uniform(*REAL_LOOK.motion_px) * scale)) | 1
+        kernel: NDArray[Any] = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    return img
+
+
+def grain(img: NDArray[Any], rng: np.random.Generator) -> None:
+    """Sensor grain pixel by pixel (``--look real``: the real photos' noise is fine, not blotchy), in place."""
+    sigma = rng.uniform(*REAL_LOOK.grain_sigma)
+    n: NDArray[Any] = rng.standard_normal(img.shape, dtype=np.float32)
+    n += rng.standard_normal((*img.shape[:2], 1), dtype=np.float32)
+    n *= np.float32(sigma / math.sqrt(2))
+    img += n
+
+
 def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Generator,
-           soften: bool = True) -> Image:
+           soften: bool = True, real: bool = False) -> Image:
     """All photometric effects; returns the 8-bit image. ``soften=False`` leaves out the ones that
     soften the picture (resolution loss, depth of field, lens and motion blur), to measure what
-    they cost (``datasets.synth --look sharp``)."""
+    they cost (``datasets.synth --look sharp``); ``real``: softening and noise as measured on real photos
+    (``--look real``)."""
     lighting(img, rng)
     if rng.random() < 0.45:
         glare(img, card_mask, rng)
+    if real:
+        img = measured_blur(img, rng)
+        grain(img, rng)
+        out_real: Image = np.clip(img, 0, 255).astype(np.uint8)
+        return out_real
     if soften:
         img = resolution_loss(img, rng)
         img = depth_of_field(img, rng)

@@ -172,13 +172,14 @@ def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, fl
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
                split: str = "train", effects: bool = True, soften: bool = True, tight: float = 0.0,
-               bent: float = 0.0) -> Scene:
+               bent: float = 0.0, real_look: bool = False) -> Scene:
     """Scene ``index`` of ``seed``. ``effects=False``: the composite before the camera's look;
     ``soften=False``: the look without its softening effects (blur, depth of field, resolution
     loss). Neither changes the layout or the ground truth. ``tight``: the share of hands laid in
     tight rows where only a strip of each index shows (``datasets.layout``; 0: the scene is as before).
     ``bent``: the share of cards bowed a little, with the shading and glossy glare band that gives
-    (``effects.bent_card_light``; drawn from its own stream, so 0 leaves the scene as before)."""
+    (``effects.bent_card_light``; drawn from its own stream, so 0 leaves the scene as before). ``real_look``: the
+    softening, grain and JPEG measured on real photos (``effects.REAL_LOOK``) instead of the guessed ones."""
     rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -347,7 +348,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     }
     # the camera's look comes last, so it draws nothing that the ground truth depends on
     if effects:
-        image = finish(canvas.image, canvas.idmap >= 0, rng, soften=soften)
+        image = finish(canvas.image, canvas.idmap >= 0, rng, soften=soften, real=real_look)
     else:   # the composed scene before the camera's look (for tests and debugging)
         image = np.clip(canvas.image, 0, 255).astype(np.uint8)
     return Scene(image=image, truth=truth)

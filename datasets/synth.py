@@ -33,6 +33,7 @@ import numpy as np
 from .art_cache import CardArt, cache_root, cards_dir, load_deck, read_meta, textures_dir
 from .backgrounds import texture_files
 from .decks import DEFAULT_TIERS, Split, decks_for_split
+from .effects import REAL_LOOK
 from .labels import write_data_yaml, yolo_lines
 from .scene import make_scene, scene_rng
 from .testdeck import procedural_deck
@@ -76,16 +77,19 @@ def scene_name(seed: int, index: int) -> str:
     return f"s{seed}_{index:06d}"
 
 
-LOOKS = ("camera", "sharp", "none")  # --look: the camera's full look; without its softening; none at all
+# --look: the camera's full look; without its softening; none at all; the look measured on real photos
+LOOKS = ("camera", "sharp", "none", "real")
 
 
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
                 size: Size, look: str = "camera", tight: float = 0.0, bent: float = 0.0) -> int:
     """Generate and write one scene; returns its number of labels."""
     scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split,
-                       effects=look != "none", soften=look == "camera", tight=tight, bent=bent)
+                       effects=look != "none", soften=look == "camera", tight=tight, bent=bent,
+                       real_look=look == "real")
     name = scene_name(seed, index)
-    quality = int(scene_rng(seed, index, stream=1, split=split).integers(55, 96))
+    quality = int(scene_rng(seed, index, stream=1, split=split).integers(*(REAL_LOOK.jpeg_quality if look == "real"
+                                                                          else (55, 96))))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
@@ -188,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--look", choices=LOOKS, default="camera",
                     help="the photo's look: camera (default: light, glare, blur, noise, JPEG), sharp (the same "
                          "without resolution loss, depth of field and blur), none (the clean composite); the "
-                         "tables and labels are the same: to measure what the look costs the detector")
+                         "tables and labels are the same: to measure what the look costs the detector), real "
+                         "(light and glare as camera, then the softening, grain and JPEG measured on real "
+                         "photos: benchmarks/camera_look.py)")
     ap.add_argument("--tight", type=float, default=0.0,
                     help="share of the hands laid in tight rows, where each next card covers all but a strip of the "
                          "index (the reader's strips; default 0: the tables are as without the option)")

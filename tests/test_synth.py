@@ -206,6 +206,41 @@ def test_look_changes_the_pixels_not_the_tables(tmp_path: Path) -> None:
     assert energy["camera"] < min(energy["sharp"], energy["none"]), energy
 
 
+def test_real_look_is_sharper_and_grainier_than_the_camera_look(tmp_path: Path) -> None:
+    """``--look real`` (the look measured on real photos, ``datasets.effects.REAL_LOOK``) draws the same tables and
+    labels as the camera's look; measured as ``benchmarks/camera_look.py`` measures real photos, its indices' edges
+    are narrower, its noise stronger, and its JPEG quality within the measured range."""
+    import cv2
+
+    from datasets.effects import REAL_LOOK
+    from datasets.look_measure import index_look, jpeg_quality, noise_sigma
+
+    measured: dict[str, dict[str, list[float]]] = {}
+    tables: dict[str, list[Any]] = {}
+    for look in ("camera", "real"):
+        out = tmp_path / look
+        generate(out, 6, seed=21, split="train", size=SIZE, workers=1, use_test_deck=True, progress=False, look=look)
+        m: dict[str, list[float]] = {"edge": [], "noise": [], "jpeg": []}
+        for f in sorted((out / "truth/train").glob("*.json")):
+            truth = json.loads(f.read_text())
+            tables.setdefault(look, []).append((truth["cards"], (out / "labels/train" / f"{f.stem}.txt").read_text()))
+            data = (out / truth["image"]).read_bytes()
+            grey = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+            m["noise"].append(noise_sigma(grey))
+            m["jpeg"].append(jpeg_quality(data) or 0.0)
+            for card in truth["cards"]:
+                for index in card["index"]:
+                    if index["visible"] and (seen := index_look(grey, tuple(index["box"]))) is not None:
+                        m["edge"].append(seen["edge"])
+        measured[look] = m
+    assert tables["camera"] == tables["real"]
+    camera, real = measured["camera"], measured["real"]
+    assert np.median(real["edge"]) < np.median(camera["edge"]), (np.median(real["edge"]), np.median(camera["edge"]))
+    assert np.median(real["noise"]) > 2 * np.median(camera["noise"]), (real["noise"], camera["noise"])
+    lo, hi = REAL_LOOK.jpeg_quality
+    assert all(lo - 1 <= q <= hi for q in real["jpeg"]), real["jpeg"]
+
+
 def test_dataset_layout(tmp_path: Path) -> None:
     generate(tmp_path, 2, seed=1, split="val", size=SIZE, workers=1, use_test_deck=True, progress=False)
     yaml = (tmp_path / "data.yaml").read_text()

@@ -44,7 +44,9 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    of ``--bent-scenes`` scenes of bowed cards with glare bands (``datasets.synth --bent``); ``cls23`` (on
    request) continues ``cls19`` on ``cls21``'s data with the real crops cut as the runtime reads each photo
    (squashed square frames widened back, ``vision.stretch``), and ``cls24`` (on request) with the pasted
-   neighbours cutting into the index's ink in half of them (``training.neighbours``, ``cut``). The last
+   neighbours cutting into the index's ink in half of them (``training.neighbours``, ``cut``). ``cls25`` (on
+   request) continues ``cls17`` on its data beside the crops of ``--look-scenes`` and ``--look-font-scenes``
+   scenes with the camera look measured on real photos (``datasets.synth --look real``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -80,6 +82,7 @@ from .train_data import (
     ensure_bent_scenes,
     ensure_font_scenes,
     ensure_foreign_scenes,
+    ensure_look_scenes,
     ensure_real_crops,
     ensure_real_tiles,
     ensure_scenes,
@@ -196,6 +199,12 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                 _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
     if phase.bent and args.bent_scenes:
         _add_crops(more, ensure_bent_scenes(args, work), work / "crops_bent", seed + 7, args.bent_scenes, strips=True)
+    if phase.look and args.look_scenes:
+        look, look_fonts = ensure_look_scenes(args, work)
+        for scenes_k, out_k, n_k, off in ((look, "crops_look", args.look_scenes, 8),
+                                          (look_fonts, "crops_look_fonts", args.look_font_scenes, 9)):
+            if n_k:
+                _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
     val_more: list[Path] = []
     if phase.real:
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
@@ -310,6 +319,11 @@ def train_parser() -> argparse.ArgumentParser:
                     help="font-deck scenes laid mostly in tight rows for the crops of cls15-cls17")
     ap.add_argument("--bent-scenes", type=int, default=300,
                     help="train-family scenes of bowed cards with glare bands, half in tight rows, for cls22's crops")
+    ap.add_argument("--look-scenes", type=int, default=1000,
+                    help="train-family scenes with the camera look measured on real photos (datasets.synth --look "
+                         "real), half in tight rows, for cls25's crops")
+    ap.add_argument("--look-font-scenes", type=int, default=500,
+                    help="font-deck scenes with that look, half in tight rows, for cls25's crops")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
@@ -324,7 +338,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24 on request")
+                         "cls22, cls23, cls24, cls25 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -31,7 +31,7 @@ SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synt
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
                   size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0,
-                  bent: float = 0.0) -> None:
+                  bent: float = 0.0, look: str = "camera") -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -49,6 +49,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd += ["--tight", str(tight)]
     if bent:
         cmd += ["--bent", str(bent)]
+    if look != "camera":
+        cmd += ["--look", look]
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
@@ -279,6 +281,22 @@ def ensure_bent_scenes(args: argparse.Namespace, work: Path) -> Path:
     ensure_scenes(bent, "train", args.bent_scenes, args.seed + 110, args.test_deck, args.workers, args.size,
                   tight=0.5, bent=BENT_SHARE)
     return bent
+
+
+LOOK_TIGHT_SHARE = 0.5  # the real-look scenes' share of hands laid in tight rows
+
+
+def ensure_look_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
+    """``--look-scenes`` train-family and ``--look-font-scenes`` font-deck scenes with the camera look measured on
+    real photos (``datasets.synth --look real``: lighter softening, fine grain, JPEG 70-95), half their hands in
+    tight rows, for the crops of cls25."""
+    look, fonts = work / "scenes_look", work / "scenes_look_fonts"
+    ensure_scenes(look, "train", args.look_scenes, args.seed + 120, args.test_deck, args.workers, args.size,
+                  tight=LOOK_TIGHT_SHARE, look="real")
+    if args.look_font_scenes:
+        ensure_scenes(fonts, "train", args.look_font_scenes, args.seed + 121, False, args.workers, args.size,
+                      fonts=True, tight=LOOK_TIGHT_SHARE, look="real")
+    return look, fonts
 
 
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",

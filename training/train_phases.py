@@ -74,6 +74,7 @@ class ClsPhase:
     cut_p: float = 0.0     # share of those neighbours whose covering edge cuts into the index's ink (a tighter row)
     sharpen_p: float = 0.0  # share of the crops not blurred that are sharpened (real webcams: edges half as wide)
     bent: bool = False     # also the crops of the --bent-scenes scenes: bowed cards, glare bands across indices
+    look: bool = False     # also the crops of the --look-scenes scenes: the camera look measured on real photos
 
 
 DET_PHASES = {
@@ -229,6 +230,13 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
                       neighbour_p=0.5, cut_p=0.5, exports_as="index_cls2.onnx"),
+    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data beside the crops of scenes with
+    # the camera look measured on real photos (datasets.synth --look real: the index edges as sharp as the real
+    # photos', a fine grain as noisy, JPEG 70-95; half the hands in tight rows): the first reader's synthetic crops
+    # were twice as soft for their size as real indices and a third as noisy (benchmarks/camera_look.py)
+    "cls25": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, look=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -253,6 +261,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls22": (1.0, 1),
     "cls23": (1.0, 2),
     "cls24": (1.0, 2),
+    "cls25": (1.0, 2),
 }
 
 
