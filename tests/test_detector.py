@@ -117,8 +117,10 @@ def test_reading_in_batches_gives_the_numbers_of_one_run() -> None:
     assert len(boxes) * 4 > module.READ_BATCH  # more than one batch
     upright = [crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3]))) for b in boxes]
     plain = np.stack([np.rot90(c, k) for c in upright for k in range(4)])[..., ::-1].transpose(0, 3, 1, 2)
-    x = module._turned_batch(upright)
+    x = module.TurnedCrops(upright).all()
     assert np.array_equal(x, plain.astype(np.float32) / 255.0)
+    rows = np.array([7, 0, 2, 13, 5])   # rows asked for one by one are the same rows
+    assert np.array_equal(module.TurnedCrops(upright)[rows], x[rows])
     one_run = np.asarray(det.cls.run(None, {det.cls.get_inputs()[0].name: x})[0], np.float32)
     batched = det._read(det.cls, x, len(boxes), 1)
     np.testing.assert_allclose(batched, one_run.reshape(len(boxes), 4, -1), rtol=0, atol=1e-6)

@@ -232,8 +232,8 @@ class CardDetector:
         """The readers' probabilities (n, 4 quarter turns, classes) of the index in each box, calibrated:
         the mean over the test-time crops (``_read_turns``), the second reader's opinion where the first is
         unsure, then the temperature (``reader_temperature``)."""
-        x = _turned_batch([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
-                           for b in boxes for jit in self.tta])
+        x = TurnedCrops([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
+                         for b in boxes for jit in self.tta])
         probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
         if self.second is not None:  # a second opinion where the first reader is unsure
             unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
@@ -241,7 +241,7 @@ class CardDetector:
                 probs[unsure] = (probs[unsure] + self._read_turns(self.second, x, unsure)) / 2
         return tempered(probs, self.temperature)
 
-    def _read_turns(self, session: Any, x: F32, which: npt.NDArray[np.intp]) -> F32:
+    def _read_turns(self, session: Any, x: TurnedCrops, which: npt.NDArray[np.intp]) -> F32:
         """A reader's probabilities (len(which), 4 turns, classes) of the boxes ``which`` of ``x`` (each box's
         test-time crops in their four turns, as ``read_boxes`` lays them out). With ``turns_read`` < 4 the first
         crop is read in its four turns and the other crops only in the ``turns_read`` turns that read it surest;
@@ -297,7 +297,7 @@ class CardDetector:
     def first_reading(self, crops: list[npt.NDArray[np.uint8]]) -> F32:
         """The first reader's raw probabilities (n, 4 quarter turns, classes) of upright crops, each read once
         in its four turns (no test-time crops, no temperature)."""
-        return self._read(self.cls, _turned_batch(crops), len(crops), 1)
+        return self._read(self.cls, TurnedCrops(crops).all(), len(crops), 1)
 
     # ------------------------------------------------------------------ cards
     def join(self, hits: list[IndexHit]) -> list[CardDetection]:
@@ -353,16 +353,32 @@ def _as_input(images: npt.NDArray[np.uint8]) -> F32:
     return np.divide(planes, np.float32(255), dtype=np.float32)
 
 
-def _turned_batch(crops: list[npt.NDArray[np.uint8]]) -> F32:
-    """Upright BGR uint8 crops as the readers' input: each crop in its four quarter turns (``np.rot90`` k =
-    0..3, the turn innermost), RGB 0..1, 4N x 3 x H x W; each turn divided straight into place."""
-    upright = np.stack(crops)
-    n, h, w, _ = upright.shape
-    out = np.empty((n, 4, 3, h, w), np.float32)
-    for k in range(4):
-        np.divide(np.rot90(upright, k, axes=(1, 2)).transpose(0, 3, 1, 2)[:, ::-1], np.float32(255), out=out[:, k],
-                  dtype=np.float32)
-    return out.reshape(n * 4, 3, h, w)
+class TurnedCrops:
+    """Upright BGR uint8 crops as the readers' input, each in its four quarter turns (``np.rot90`` k = 0..3, the
+    turn innermost: row ``4 * crop + k``), made only for the rows asked for (``x[rows]``: RGB 0..1, len(rows) x 3 x
+    H x W); the readers read 12 of each index's 20."""
+
+    def __init__(self, crops: list[npt.NDArray[np.uint8]]) -> None:
+        self.upright = np.stack(crops)
+
+    def __len__(self) -> int:
+        return 4 * len(self.upright)
+
+    def __getitem__(self, rows: npt.NDArray[np.intp]) -> F32:
+        rows = np.asarray(rows, np.intp)
+        _, h, w, _ = self.upright.shape
+        out = np.empty((len(rows), 3, h, w), np.float32)
+        crop, turn = rows // 4, rows % 4
+        for k in range(4):
+            at = np.flatnonzero(turn == k)
+            if len(at):
+                turned = np.rot90(self.upright[crop[at]], k, axes=(1, 2)).transpose(0, 3, 1, 2)[:, ::-1]
+                out[at] = np.divide(turned, np.float32(255), dtype=np.float32)
+        return out
+
+    def all(self) -> F32:
+        """Every crop in its four turns, 4N x 3 x H x W."""
+        return self[np.arange(len(self))]
 
 
 def unread_regions(boxes: F32, cards: list[CardDetection]) -> tuple[Box, ...]:
