@@ -358,6 +358,33 @@ def test_reader_crops_of_tight_rows_add_readable_strips_and_sideways_background(
     assert not list((plain / "train" / "zz_bg").glob("q*.jpg"))
 
 
+def test_finder_tiles_of_tight_rows_label_the_readable_strips_around_what_shows(tmp_path: Path) -> None:
+    """det9's tiles: with ``strips`` a scene's tile labels are its visible indices' boxes and, for each strip a
+    person reads (``readable_strip``), the box of what shows of it (inside the index's whole box), no other
+    covered index; without it only the visible ones, as every earlier phase's tiles."""
+    import json
+
+    from datasets.synth import generate
+    from training.train_data import readable_strip, tile_boxes
+
+    scenes = tmp_path / "s"
+    generate(scenes, 3, seed=3, split="train", size=960, workers=1, use_test_deck=True, progress=False, tight=1.0)
+    seen = 0
+    for f in sorted((scenes / "truth" / "train").glob("*.json")):
+        truth = json.loads(f.read_text())
+        indices = [ix for c in truth["cards"] for ix in c["index"]]
+        visible = [ix["box"] for ix in indices if ix["visible"]]
+        strips = [ix for ix in indices if not ix["visible"] and readable_strip(ix)]
+        assert tile_boxes(truth).tolist() == visible
+        boxes = tile_boxes(truth, strips=True).tolist()
+        assert boxes == visible + [ix["shown"] for ix in strips]
+        for ix in strips:
+            (x1, y1, x2, y2), (a1, b1, a2, b2) = ix["shown"], ix["box"]
+            assert a1 - 0.5 <= x1 < x2 <= a2 + 0.5 and b1 - 0.5 <= y1 < y2 <= b2 + 0.5
+        seen += len(strips)
+    assert seen > 0
+
+
 def test_edje_suit_labels_agree_with_the_published_ranks() -> None:
     """The suits added by eye to the real test photos keep every published rank and cover every card."""
     from referee.cards import Card

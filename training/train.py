@@ -97,6 +97,7 @@ from .train_phases import (
     CLS_PHASES,
     DET_PHASES,
     READER_BUDGETS,
+    SHIPPED_FINDER,
     ClsPhase,
     DetPhase,
     FontScenes,
@@ -144,6 +145,12 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         v2 = ensure_v2_scenes(args, work)
         n += build_tiles(v2, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 3,
                          args.v2_scenes, tag="_v2", **size)
+    if phase.tight and args.det_tight_scenes:
+        tight, tight_fonts = ensure_tight_scenes(args, work)
+        n += build_tiles(tight, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 4,
+                         args.det_tight_scenes, tag="_tight", strips=True, **size)
+        n += build_tiles(tight_fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 5,
+                         args.det_tight_scenes // 2, tag="_tight_fonts", strips=True, **size)
     n_val = build_tiles(scenes, "val", tiles, 2, args.seed + 1, args.val_scenes, tile=phase.tile)
     if phase.real:
         n_real, n_val_real = ensure_real_tiles(tiles, args.seed + phase.seed_offset, phase.tile, args.real_photos)
@@ -151,8 +158,12 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         log(f"{phase.tiles}: {n_real} of the train tiles and {n_val_real} of the val tiles are of real photos")
     log(f"{phase.tiles}: {n} train, {n_val} val")
     init = None if phase.init is None else _det_weights(runs, phase.init)
-    if init is not None and not init.exists() and (MODELS / f"index_{phase.init}.pt").exists():
-        init = MODELS / f"index_{phase.init}.pt"  # an earlier phase's weights, committed (training.recover)
+    # an earlier phase's weights, committed: its own file (training.recover), or the shipped finder's own
+    shipped = next((p for p in (MODELS / f"index_{phase.init}.pt",
+                                MODELS / "index_det.pt" if phase.init == SHIPPED_FINDER else None)
+                    if p is not None and p.exists()), None)
+    if init is not None and not init.exists() and shipped is not None:
+        init = shipped
         log(f"{name}: {phase.init} is not trained here: starting from {init}")
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
                        phase.tile, 16, args.resume,
@@ -295,6 +306,11 @@ def train_parser() -> argparse.ArgumentParser:
                     help="time budget for stage 1's phase det7 (det6 plus today's framing of the train families)")
     ap.add_argument("--det8-hours", type=float, default=1.0,
                     help="time budget for stage 1's phase det8 (det6 continued on real photos' tiles too)")
+    ap.add_argument("--det9-hours", type=float, default=0.7,
+                    help="time budget for stage 1's phase det9 (det8 continued on tight rows' tiles too)")
+    ap.add_argument("--det-tight-scenes", type=int, default=300,
+                    help="det9: tiles of this many of the --tight-scenes scenes and half as many of the "
+                         "--tight-font-scenes ones, their readable strips labelled")
     ap.add_argument("--foreign-scenes", type=int, default=1000,
                     help="scenes of the tier B/C train decks (foreign index letters) for det4's tiles and "
                          "cls6's crops; needs python -m datasets.setup_art --tiers B,C")
@@ -338,7 +354,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25 on request")
+                         "cls22, cls23, cls24, cls25, det9 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

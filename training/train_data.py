@@ -15,6 +15,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from datasets.scene import MIN_INSIDE
 from referee.cards import DECK
@@ -78,9 +79,20 @@ def tile_label(box: np.ndarray, tile: int) -> str | None:
             f"{(cb[2] - cb[0]) / tile:.6f} {(cb[3] - cb[1]) / tile:.6f}")
 
 
+def tile_boxes(truth: dict[str, Any], strips: bool = False) -> NDArray[np.float64]:
+    """The index boxes a tile of a scene is labelled with: every visible index's; with ``strips``, also the
+    strips a person reads (``readable_strip``), boxed around what shows of them as a person would box them."""
+    boxes = [ix["box"] for c in truth["cards"] for ix in c["index"] if ix["visible"]]
+    if strips:
+        boxes += [ix["shown"] for c in truth["cards"] for ix in c["index"] if not ix["visible"] and readable_strip(ix)]
+    return np.array(boxes, dtype=np.float64).reshape(-1, 4)
+
+
 def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, limit: int | None = None,
-                tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5), tag: str = "") -> int:
-    """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class).
+                tile: int = DET_TILE, scale_range: tuple[float, float] = (0.5, 2.5), tag: str = "",
+                strips: bool = False) -> int:
+    """Tiles of the scenes at random scales, labelled with the visible index boxes (1 class; ``strips``: the
+    readable strips too, ``tile_boxes``).
 
     ``tag`` names a second set of scenes added to the same tiles (its own done-marker)."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
@@ -96,8 +108,7 @@ def build_tiles(scenes: Path, split: str, out: Path, per_scene: int, seed: int, 
         image = cv2.imread(str(path))
         if image is None:
             continue
-        boxes = np.array([ix["box"] for c in truth["cards"] for ix in c["index"] if ix["visible"]],
-                         dtype=np.float64).reshape(-1, 4)
+        boxes = tile_boxes(truth, strips)
         h, w = image.shape[:2]
         for k in range(per_scene):
             s = math.exp(rng.uniform(math.log(scale_range[0]), math.log(scale_range[1])))

@@ -38,6 +38,7 @@ class DetPhase:
     v2: bool = False       # also tiles of the --v2-scenes scenes (train families, today's camera framing)
     real: bool = False     # also tiles of real photos (training.realtiles: cardcounter's train split; its val split
     #                        joins the validation tiles and so chooses the best epoch)
+    tight: bool = False    # also tiles of the --det-tight-scenes tight-row scenes, their readable strips labelled
     tile: int = 256        # the tiles' side (train_data.DET_TILE; the finder is fully convolutional)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
 
@@ -102,7 +103,15 @@ DET_PHASES = {
     # Shipped: the real test blocks' recall 0.713 -> 0.829, located 269 -> 303 of 311 (model card)
     "det8": DetPhase("tiles_r", "real_scenes", 900, 0.0003, 0.0, 10.0, "det6", scale_range=(0.4, 2.5),
                      fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True),
+    # det8 (models/index_det.pt when its run is not here) continued on det8's tiles beside tiles of the tight-row scenes
+    # (datasets.synth --tight) with the strips a person reads labelled around what shows of them: no index-finder
+    # phase had seen a synthetic tight row, and on tight-row validation tables stage 1 did not locate an eighth of
+    # the readable strips (the reader reads 80 % of them)
+    "det9": DetPhase("tiles_t", "real_scenes", 900, 0.0002, 0.0, 10.0, "det8", scale_range=(0.4, 2.5),
+                     fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True,
+                     tight=True),
 }
+SHIPPED_FINDER = "det8"  # the phase whose own weights are models/index_det.pt
 CLS_PHASES = {
     "cls": ClsPhase("crops", "scenes", 0, None, None),
     "cls2": ClsPhase("crops", "scenes", 0, 1e-3, "cls"),          # the cosine schedule again, half the rate
