@@ -84,13 +84,18 @@ def blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
         sigma = rng.uniform(0.3, 1.6) * scale
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     if rng.random() < 0.25:
-        length = max(3, int(rng.uniform(3, 11) * scale)) | 1
-        kernel: NDArray[Any] = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1
-        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (length, length))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+        img = streak(img, max(3, int(rng.uniform(3, 11) * scale)) | 1, rng)
     return img
+
+
+def streak(img: NDArray[Any], length: int, rng: np.random.Generator) -> NDArray[Any]:
+    """A motion blur ``length`` px long (odd) at an angle drawn from ``rng``."""
+    kernel: NDArray[Any] = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    out: NDArray[Any] = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    return out
 
 
 def depth_of_field(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
@@ -155,12 +160,7 @@ def measured_blur(img: NDArray[Any], rng: np.random.Generator) -> NDArray[Any]:
     if rng.random() < REAL_LOOK.blur_p:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(*REAL_LOOK.blur_sigma) * scale)
     if rng.random() < REAL_LOOK.motion_p:
-        length = max(3, int(rng.uniform(*REAL_LOOK.motion_px) * scale)) | 1
-        kernel: NDArray[Any] = np.zeros((length, length), np.float32)
-        kernel[length // 2, :] = 1
-        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (length, length))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+        img = streak(img, max(3, int(rng.uniform(*REAL_LOOK.motion_px) * scale)) | 1, rng)
     return img
 
 

@@ -202,20 +202,20 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
             _add_crops(more, font_scenes, work / fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
+    with_strips: list[tuple[Path, str, int, int]] = []  # scene sets whose readable strips are crops too
     if phase.tight and args.tight_scenes:
         tight, tight_fonts = ensure_tight_scenes(args, work)
-        for scenes_k, out_k, n_k, off in ((tight, "crops_tight", args.tight_scenes, 5),
-                                          (tight_fonts, "crops_tight_fonts", args.tight_font_scenes, 6)):
-            if n_k:
-                _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
+        with_strips += [(tight, "crops_tight", args.tight_scenes, 5),
+                        (tight_fonts, "crops_tight_fonts", args.tight_font_scenes, 6)]
     if phase.bent and args.bent_scenes:
-        _add_crops(more, ensure_bent_scenes(args, work), work / "crops_bent", seed + 7, args.bent_scenes, strips=True)
+        with_strips.append((ensure_bent_scenes(args, work), "crops_bent", args.bent_scenes, 7))
     if phase.look and args.look_scenes:
         look, look_fonts = ensure_look_scenes(args, work)
-        for scenes_k, out_k, n_k, off in ((look, "crops_look", args.look_scenes, 8),
-                                          (look_fonts, "crops_look_fonts", args.look_font_scenes, 9)):
-            if n_k:
-                _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
+        with_strips += [(look, "crops_look", args.look_scenes, 8),
+                        (look_fonts, "crops_look_fonts", args.look_font_scenes, 9)]
+    for scenes_k, out_k, n_k, off in with_strips:
+        if n_k:
+            _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
     val_more: list[Path] = []
     if phase.real:
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
