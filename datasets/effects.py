@@ -185,13 +185,12 @@ def finish(img: NDArray[Any], card_mask: NDArray[np.bool_], rng: np.random.Gener
     if real:
         img = measured_blur(img, rng)
         grain(img, rng)
-        out_real: Image = np.clip(img, 0, 255).astype(np.uint8)
-        return out_real
-    if soften:
-        img = resolution_loss(img, rng)
-        img = depth_of_field(img, rng)
-        img = blur(img, rng)
-    noise(img, rng)
+    else:
+        if soften:
+            img = resolution_loss(img, rng)
+            img = depth_of_field(img, rng)
+            img = blur(img, rng)
+        noise(img, rng)
     out: Image = np.clip(img, 0, 255).astype(np.uint8)
     return out
 

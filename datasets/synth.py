@@ -88,8 +88,8 @@ def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardAr
                        effects=look != "none", soften=look == "camera", tight=tight, bent=bent,
                        real_look=look == "real")
     name = scene_name(seed, index)
-    quality = int(scene_rng(seed, index, stream=1, split=split).integers(*(REAL_LOOK.jpeg_quality if look == "real"
-                                                                          else (55, 96))))
+    lo, hi = REAL_LOOK.jpeg_quality if look == "real" else (55, 96)
+    quality = int(scene_rng(seed, index, stream=1, split=split).integers(lo, hi))
     ok, jpg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")

@@ -127,6 +127,19 @@ def _cls_run(runs: Path, name: str, args: argparse.Namespace) -> Path:
     return runs / (args.cls_run if name == "cls" else name)
 
 
+def _start(name: str, init_phase: str, init: Path, shipped: str | None) -> Path:
+    """Where phase ``name`` starts: ``init_phase``'s run weights, or, when that run is not here, the weights it left in
+    models/ (committed): its own ``index_<phase>.pt``, else the file ``shipped`` names."""
+    if init.exists():
+        return init
+    found = next((p for p in (MODELS / f"index_{init_phase}.pt", MODELS / shipped if shipped else None)
+                  if p is not None and p.exists()), None)
+    if found is None:
+        return init
+    log(f"{name}: {init_phase} is not trained here: starting from {found}")
+    return found
+
+
 def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: Path, work: Path, runs: Path) -> None:
     """One index-finder phase as its row says: its tiles (and the scene sets it adds), training, export."""
     tiles = work / phase.tiles
@@ -157,14 +170,8 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         n, n_val = n + n_real, n_val + n_val_real
         log(f"{phase.tiles}: {n_real} of the train tiles and {n_val_real} of the val tiles are of real photos")
     log(f"{phase.tiles}: {n} train, {n_val} val")
-    init = None if phase.init is None else _det_weights(runs, phase.init)
-    # an earlier phase's weights, committed: its own file (training.recover), or the shipped finder's own
-    shipped = next((p for p in (MODELS / f"index_{phase.init}.pt",
-                                MODELS / "index_det.pt" if phase.init == SHIPPED_FINDER else None)
-                    if p is not None and p.exists()), None)
-    if init is not None and not init.exists() and shipped is not None:
-        init = shipped
-        log(f"{name}: {phase.init} is not trained here: starting from {init}")
+    init = None if phase.init is None else _start(  # the shipped finder's own weights are models/index_det.pt
+        name, phase.init, _det_weights(runs, phase.init), "index_det.pt" if phase.init == SHIPPED_FINDER else None)
     best = train_stage("det", tiles / "data.yaml", runs, args.det_epochs, getattr(args, f"{name}_hours") or None,
                        phase.tile, 16, args.resume,
                        dict(cache=True, close_mosaic=1, degrees=phase.degrees, fliplr=0.5, scale=0.3, mosaic=1.0,
@@ -221,14 +228,9 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
                                           phase.real_as_read))
         more.append(work / phase.real_crops)
-    init = args.cls_init if phase.init is None else _cls_run(runs, phase.init, args) / "best.pt"
-    # the weights an earlier phase left in models/ (committed): its own file, or its export's (training.recover)
-    shipped = next((p for p in (MODELS / f"index_{phase.init}.pt",
-                                MODELS / (Path(CLS_PHASES[phase.init].exports_as).stem + ".pt")) if p.exists()),
-                   None) if phase.init else None
-    if init is not None and not init.exists() and shipped is not None:
-        init = shipped
-        log(f"{name}: {phase.init} is not trained here: starting from {init}")
+    init = args.cls_init if phase.init is None else _start(  # or the weights of its export (training.recover)
+        name, phase.init, _cls_run(runs, phase.init, args) / "best.pt", Path(CLS_PHASES[phase.init].exports_as).stem
+        + ".pt")
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,

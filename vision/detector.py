@@ -372,8 +372,7 @@ class TurnedCrops:
         for k in range(4):
             at = np.flatnonzero(turn == k)
             if len(at):
-                turned = np.rot90(self.upright[crop[at]], k, axes=(1, 2)).transpose(0, 3, 1, 2)[:, ::-1]
-                out[at] = np.divide(turned, np.float32(255), dtype=np.float32)
+                out[at] = _as_input(np.rot90(self.upright[crop[at]], k, axes=(1, 2)))
         return out
 
     def all(self) -> F32:
