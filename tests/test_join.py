@@ -174,3 +174,24 @@ def test_a_reading_is_surer_when_the_other_cards_hold_its_rivals() -> None:
     beside = {str(c.card): c.confidence for c in join_indices([hit(_at(100, 100), Ac=0.95), unsure], NAMES)}
     assert beside["4c"] > alone["4c"] + 0.05
     assert abs(beside["4c"] - 0.60 / 0.65) < 1e-6 and abs(alone["4c"] - 0.60) < 1e-6
+
+
+def test_two_cards_read_crosswise_are_not_made_sure_by_each_other() -> None:
+    # A real webcam's 4c/5s pair (the cardcounter 9c/9s kind): one index read 4c/5s at 0.47/0.47, the other
+    # 5s at 0.78 with 4c at 0.2. Each identity taken as given, the other card would be sure (0.47 / 0.5 and
+    # 0.78 / 0.8); but the two may as well be swapped, with odds 0.47 x 0.2 / (0.47 x 0.78) = 0.26: neither is sure.
+    a = hit(_at(100, 100), **{"4c": 0.47, "5s": 0.47}, Kd=0.03)
+    b = hit(_at(500, 100), **{"5s": 0.78, "4c": 0.2})
+    cards = {str(c.card): c for c in join_indices([a, b], NAMES)}
+    assert sorted(cards) == ["4c", "5s"]
+    assert all(c.confidence < 0.85 for c in cards.values())
+    odds = 0.47 * 0.2 / (0.47 * 0.78)
+    b_card = next(c for c in cards.values() if c.box == b.box)
+    assert abs(b_card.confidence - 1 / (0.8 / 0.78 + odds)) < 1e-5
+
+
+def test_clear_reads_of_each_others_rivals_stay_sure() -> None:
+    # The same two identities read clearly (0.97, with 0.02 of the other): the swap's odds are 4e-4.
+    a = hit(_at(100, 100), **{"4c": 0.97, "5s": 0.02})
+    b = hit(_at(500, 100), **{"5s": 0.97, "4c": 0.02})
+    assert all(c.confidence > 0.97 for c in join_indices([a, b], NAMES))

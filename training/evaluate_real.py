@@ -84,6 +84,8 @@ class SourceReport:
             "indices": self.indices, "indices_located_by_stage1": self.indices_located,
             "recall_by_index_px": {k: {"cards": v[1], "recall": _ratio(v[0], v[1])} for k, v in self.by_size.items()},
             "reliability": reliability(self.read_confidences),
+            "misses": [{"photo": m.photo.name, "card": m.truth, "read": m.read, "confidence": round(m.confidence, 4),
+                        "located": m.found_by_stage1} for m in self.misses],
         }
 
 

@@ -26,7 +26,9 @@ Five steps, each a function:
    taken, so an index the reader hesitated on between, say, ``4c`` held by another player
    and ``4s`` that nobody holds is read ``4s``.
 5. ``weighed_by_deck``: the same reasoning gives every card its confidence on this table:
-   its probabilities without the identities the other cards hold.
+   its probabilities without the identities the other cards hold, shared with each swap of
+   identities with another card that the two readings allow (two cards read crosswise, a 9c
+   and a 9s each read as the other's identity, are not made sure by each other).
 
 >>> import numpy as np
 >>> names = ["Ac", "4c", "Kd"]
@@ -332,22 +334,45 @@ def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]
     return out
 
 
+def _swap_odds(a: F32, b: F32, ia: int, ib: int) -> float:
+    """How much likelier two cards' identities are each other's than as read: a's reading of b's identity
+    times b's of a's, over the two as read (``a`` and ``b``: probabilities as read; ``ia``, ``ib``: the
+    identities they hold)."""
+    kept = float(a[ia]) * float(b[ib])
+    return float(a[ib]) * float(b[ia]) / kept if kept > 0 else 0.0
+
+
 def weighed_by_deck(reads: list[CardRead], names: list[str]) -> list[CardRead]:
     """Each read's probabilities given the other cards: identities another card holds are out
     (``_given_the_deck``), so its confidence says how sure its reading is on this table. Reads of
     an identity another card also claims stay as they are (the duplicate is reported), and so do
     reads that one_deck moved to their second choice unless the deck makes that choice as clear as
     ``by_elimination`` asks (which of two cards read alike holds the identity is itself a guess:
-    otherwise such a card shows as unsure)."""
+    otherwise such a card shows as unsure).
+
+    Taking the other cards' identities as given would make two cards read crosswise sure both ways (a
+    9c read 9s/9c at 0.47/0.47 beside a 9s read 9c at 0.78: each the other's alternative, each made sure
+    by the other). So a card's identity also shares its probability with each swap of identities with
+    another card (``_swap_odds``, from the probabilities as read): with ``p`` its probability given the
+    others and ``s`` the swaps' summed odds, it is ``1 / (1 / p + s)``, and each swap's other identity
+    gets its share. Between clear reads the odds are nothing (two reads at 0.99: 1e-4)."""
     held: dict[str, int] = {}
     for r in reads:
         held[r.card] = held.get(r.card, 0) + 1
-    for r in reads:
-        if held[r.card] > 1:
-            continue
+    single = [r for r in reads if held[r.card] == 1 and r.probs is not None]
+    as_read = {id(r): np.asarray(r.probs, np.float32) for r in single}
+    at = {name: i for i, name in enumerate(names)}
+    for r in single:
         p = _given_the_deck(r, {name for name in held if name != r.card}, names)
-        if p is None or (r.second_choice and p[names.index(r.card)] < ELIMINATION_FLOOR):
-            continue
+        i = at[r.card]
+        if p is None or (r.second_choice and p[i] < ELIMINATION_FLOOR):
+            p = np.asarray(r.probs, np.float64)
+        swaps = {o.card: _swap_odds(as_read[id(r)], as_read[id(o)], i, at[o.card]) for o in single if o is not r}
+        total = 1.0 / float(p[i]) + sum(swaps.values()) if p[i] > 0 else 0.0
+        if total > 0:
+            p = p / (float(p[i]) * total)
+            for name, odds in swaps.items():
+                p[at[name]] = odds / total
         r.probs = p.astype(np.float32)
     return reads
 
