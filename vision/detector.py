@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
+from .holes import hole_boxes
 from .join import READ_FLOOR, IndexHit, join_indices, overlap
 from .stretch import SAMPLE, Stretch, choose_stretch
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
@@ -41,6 +42,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 DET_MODEL = "index_det.onnx"
 CLS_MODEL = "index_cls.onnx"
 CALIBRATION = "reader_calibration.json"  # optional: readers' temperature, fitted on real photos (training.calibrate)
+HOLE_SCORE = 0.5  # the stage-1 score given an index read at a hole in a row (vision.holes): none was found there
 SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the indices the first is unsure of
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
@@ -127,6 +129,7 @@ class CardDetector:
         self.work_side = work_side
         self.tile = tile
         self.big_index = 22.0
+        self.holes = True           # the readers asked where a row shows a card not found (vision.holes)
         self.unstretch = True       # square photos squashed from 4:3 or 16:9 are read un-stretched (vision.stretch)
         self.zoom = True            # crop-and-zoom pass for small indices
         self.zoom_below = 32.0      # median index long side (working-scale px) that triggers it (20 -> 32:
@@ -300,6 +303,20 @@ class CardDetector:
         return self._read(self.cls, TurnedCrops(crops).all(), len(crops), 1)
 
     # ------------------------------------------------------------------ cards
+    def read_holes(self, image: npt.NDArray[np.uint8], cards: list[CardDetection]) -> list[IndexHit]:
+        """The indices read where a row shows a card the finder missed (``vision.holes``): each place read as
+        an index, kept when read the way its neighbours face as an identity no card holds."""
+        holes = hole_boxes(cards)
+        if not holes:
+            return []
+        held = {str(c.card) for c in cards}
+        boxes = np.array([b for b, _ in holes], np.float32)
+        hits = self.classify(image, boxes, np.full(len(boxes), HOLE_SCORE, np.float32))
+        def facing(hit: IndexHit) -> float:
+            return min(holes, key=lambda h: sum(abs(a - b) for a, b in zip(h[0], hit.box, strict=True)))[1]
+
+        return [h for h in hits if h.card not in held and abs((h.glyph_up - facing(h)) % 360) < 1]
+
     def join(self, hits: list[IndexHit]) -> list[CardDetection]:
         """One detection per physical card (``vision.join``)."""
         return join_indices(hits, self.names, self.cls_conf)
@@ -338,6 +355,11 @@ class CardDetector:
         hits = self.classify(image, boxes, scores)
         t2 = time.perf_counter()
         cards = self.join(hits)
+        if self.holes:
+            at_holes = self.read_holes(image, cards)
+            if at_holes:
+                hits += at_holes
+                cards = self.join(hits)
         t3 = time.perf_counter()
         timing = {"index_detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "join": (t3 - t2) * 1e3,
                   "total": (t3 - t0) * 1e3}
