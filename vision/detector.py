@@ -11,6 +11,9 @@ reads below ``SECOND_OPINION_BELOW``, and the mean of the two decides.
 Finally ``vision.join`` pairs a card's two corners by geometry, reads them together,
 resolves identities read twice (one deck has each card once), and lets an index read
 below the threshold count only when the identities still free make its reading clear.
+Where a seat short of cards shows a hole in a row (two neighbours a whole number of spacings
+apart, ``vision.holes``), the readers are asked about the places between them, and the indices
+read there join the others.
 
 >>> CardDetector.available() in (True, False)
 True
