@@ -14,7 +14,7 @@ import numpy as np
 
 from referee.cards import HAND_SIZE
 
-from .rows import _facing_seat, _neighbours, _quarter_turned_to, split_rows
+from .rows import facing_seat, quarter_turned_to, row_neighbours, split_rows
 from .seats import grouped
 from .types import Box, CardDetection
 
@@ -60,12 +60,12 @@ def hole_boxes(cards: list[CardDetection]) -> list[tuple[Box, float]]:
     for group, up in grouped(cards):
         if not 4 <= len(group) < HAND_SIZE:
             continue
-        turned = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
+        turned = [quarter_turned_to(facing_seat(c, up), up) for c in group]
         original = dict(zip(map(id, turned), group, strict=True))
         bands = split_rows(turned, up)
         if bands is None:
             continue
-        pairs = [p for band in _neighbours(bands, up) for p in band]
+        pairs = [p for band in row_neighbours(bands, up) for p in band]
         if len(pairs) < MIN_GAPS:
             continue
         median = float(np.median([gap for gap, _, _ in pairs]))

@@ -123,7 +123,7 @@ def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetect
     return (rows[0], rows[1], rows[2]) if sizes.index(3) == 0 else (rows[2], rows[1], rows[0])
 
 
-def _facing_seat(card: CardDetection, up: float) -> CardDetection:
+def facing_seat(card: CardDetection, up: float) -> CardDetection:
     """A card whose facing is opposite its seat's was read from its bottom-right index: turn it half round (same
     rectangle, corners renamed) so its top-left is the anchor."""
     if card.up is None or faces(card, up):
@@ -131,7 +131,7 @@ def _facing_seat(card: CardDetection, up: float) -> CardDetection:
     return turned(card)
 
 
-def _quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
+def quarter_turned_to(card: CardDetection, up: float) -> CardDetection:
     """A one-corner card read a quarter turn off its seat's facing ``up`` (an index lying near 45 degrees reads almost
     as well in two turns) takes the turn nearest the seat's, and the outline that goes with it: its row is found from
     that outline. A card seen by both corners and read a quarter turn off is turned the same way; its top-left index is
@@ -194,7 +194,7 @@ def _holed_but_full(bands: tuple[list[CardDetection], ...], lacking: tuple[int, 
     """Whether a band of a short seat that lacks no card (``lacking``: what each band lacks) shows a hole: two
     neighbours along it further apart than ``THRESHOLDS.hole`` times the seat's median spacing. A card not seen lies
     there, so the band the count says is short has a card of this one (moved or misplaced by its outline)."""
-    spacings = [[gap for gap, _, _ in band] for band in _neighbours(bands, up)]
+    spacings = [[gap for gap, _, _ in band] for band in row_neighbours(bands, up)]
     every = [g for gaps in spacings for g in gaps]
     if len(every) < 4:
         return False
@@ -216,7 +216,7 @@ def either_row(bands: tuple[list[CardDetection], ...], up: float) -> bool:
     return any(len({row(a) for a in _anchor_choices(c)}) > 1 for band in bands for c in band)
 
 
-def _neighbours(bands: tuple[list[CardDetection], ...], up: float
+def row_neighbours(bands: tuple[list[CardDetection], ...], up: float
                 ) -> list[list[tuple[float, CardDetection, CardDetection]]]:
     """Per band, each two cards next to each other along the rows: their distance along the rows, and the two."""
     rx, ry = _row_direction([c for b in bands for c in b], up)
@@ -232,7 +232,7 @@ def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> tupl
     anchored into it from the next row (a full seat shows that by a row too long, 3 + 6 + 4; a short seat cannot when
     the row it left is the one a card is missing from), or a read on another card (a pip, a misread corner): closer
     than ``THRESHOLDS.same_place``."""
-    pairs = [pair for band in _neighbours(bands, up) for pair in band]
+    pairs = [pair for band in row_neighbours(bands, up) for pair in band]
     if len(pairs) < 2:
         return None
     gap, first, second = min(pairs, key=lambda p: p[0])
@@ -279,7 +279,7 @@ def turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection],
 def seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem],
                  read_up: dict[Box, float | None]) -> SeatLayout:
     """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
-    group = [_quarter_turned_to(_facing_seat(c, up), up) for c in group]
+    group = [quarter_turned_to(facing_seat(c, up), up) for c in group]
     bands = split_rows(group, up)
     short = short_rows(bands, group, up, read_up)
     if len(group) != HAND_SIZE:
