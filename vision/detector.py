@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
-from .holes import hole_boxes
+from .holes import Hole, hole_boxes
 from .join import READ_FLOOR, IndexHit, join_indices, overlap
 from .stretch import SAMPLE, Stretch, choose_stretch
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
@@ -133,6 +133,7 @@ class CardDetector:
         self.tile = tile
         self.big_index = 22.0
         self.holes = True           # the readers asked where a row shows a card not found (vision.holes)
+        self.hole_ends = True       # ... and past the ends of a row the seat's other rows say is short
         self.unstretch = True       # square photos squashed from 4:3 or 16:9 are read un-stretched (vision.stretch)
         self.zoom = True            # crop-and-zoom pass for small indices
         self.zoom_below = 32.0      # median index long side (working-scale px) that triggers it (20 -> 32:
@@ -308,17 +309,28 @@ class CardDetector:
     # ------------------------------------------------------------------ cards
     def read_holes(self, image: npt.NDArray[np.uint8], cards: list[CardDetection]) -> list[IndexHit]:
         """The indices read where a row shows a card the finder missed (``vision.holes``): each place read as
-        an index, kept when read the way its neighbours face as an identity no card holds."""
-        holes = hole_boxes(cards)
+        an index, kept when read the way its neighbours face as an identity no card holds; of a group of
+        places that are alternatives, the surest ``room``."""
+        holes = hole_boxes(cards, ends=self.hole_ends)
         if not holes:
             return []
         held = {str(c.card) for c in cards}
-        boxes = np.array([b for b, _ in holes], np.float32)
+        boxes = np.array([h.box for h in holes], np.float32)
         hits = self.classify(image, boxes, np.full(len(boxes), HOLE_SCORE, np.float32))
-        def facing(hit: IndexHit) -> float:
-            return min(holes, key=lambda h: sum(abs(a - b) for a, b in zip(h[0], hit.box, strict=True)))[1]
 
-        return [h for h in hits if h.card not in held and abs((h.glyph_up - facing(h)) % 360) < 1]
+        def hole_of(hit: IndexHit) -> Hole:
+            return min(holes, key=lambda h: sum(abs(a - b) for a, b in zip(h.box, hit.box, strict=True)))
+
+        kept: list[IndexHit] = []
+        taken: dict[int, int] = {}
+        for hit in sorted(hits, key=lambda h: -h.cls_prob):
+            hole = hole_of(hit)
+            faces = abs((hit.glyph_up - hole.facing) % 360) < 1
+            if hit.card in held or not faces or taken.get(hole.group, 0) >= hole.room:
+                continue
+            taken[hole.group] = taken.get(hole.group, 0) + 1
+            kept.append(hit)
+        return kept
 
     def join(self, hits: list[IndexHit]) -> list[CardDetection]:
         """One detection per physical card (``vision.join``)."""

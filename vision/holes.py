@@ -9,12 +9,13 @@ index lies halfway between theirs. ``hole_boxes`` gives those places, for the re
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from referee.cards import HAND_SIZE
 
-from .rows import facing_seat, quarter_turned_to, row_neighbours, split_rows
+from .rows import facing_seat, quarter_turned_to, row_neighbours, rows_fills, split_rows
 from .seats import grouped
 from .types import Box, CardDetection
 
@@ -51,12 +52,29 @@ def cards_between(gap: float, median: float) -> int:
     return k
 
 
-def hole_boxes(cards: list[CardDetection]) -> list[tuple[Box, float]]:
-    """The places (index box, the glyph's facing) where cards not read lie between two read neighbours of a row:
-    per seat short of cards, each two neighbours along a row read the same way up whose gap is a whole number of
-    the seat's median spacings (``cards_between``), evenly between their index boxes; the widest gaps first, at
-    most as many places as the seat lacks cards."""
-    out: list[tuple[Box, float]] = []
+@dataclass(frozen=True)
+class Hole:
+    """A place where a card not read may lie: its index box and facing. The holes of one ``group`` are
+    alternatives: at most ``room`` of them hold a card (the two ends of a row short of a card)."""
+
+    box: Box
+    facing: float
+    group: int
+    room: int = 1
+
+
+def _same_way(cards: list[CardDetection]) -> bool:
+    ups = [c.up for c in cards]
+    return all(u is not None for u in ups) and all(abs(((u or 0.0) - (ups[0] or 0.0)) % 360) < 1 for u in ups)
+
+
+def hole_boxes(cards: list[CardDetection], ends: bool = True) -> list[Hole]:
+    """The places where cards not read lie in a seat short of cards. Between two read neighbours of a row read
+    the same way up whose gap is a whole number of the seat's median spacings (``cards_between``): evenly between
+    their index boxes, the widest gaps first, at most as many places as the seat lacks cards. With ``ends``, a row
+    that the seat's other rows say is short (``rows.fills``, one way only) and shows no such gap: a spacing past
+    each of its ends, one group (the card lies at one end)."""
+    out: list[Hole] = []
     for group, up in grouped(cards):
         if not 4 <= len(group) < HAND_SIZE:
             continue
@@ -65,22 +83,45 @@ def hole_boxes(cards: list[CardDetection]) -> list[tuple[Box, float]]:
         bands = split_rows(turned, up)
         if bands is None:
             continue
-        pairs = [p for band in row_neighbours(bands, up) for p in band]
+        per_band = row_neighbours(bands, up)
+        pairs = [p for band in per_band for p in band]
         if len(pairs) < MIN_GAPS:
             continue
         median = float(np.median([gap for gap, _, _ in pairs]))
         found: list[tuple[float, Box, float]] = []
-        for gap, a, b in pairs:
-            ca, cb = original[id(a)], original[id(b)]
-            k = cards_between(gap, median)
-            if k == 0 or ca.up is None or cb.up is None or abs((ca.up - cb.up) % 360) > 1:
-                continue
-            ba, bb = _top_left_box(ca), _top_left_box(cb)
-            if ba is not None and bb is not None:
-                found.extend((gap, _along(ba, bb, j / (k + 1)), ca.up) for j in range(1, k + 1))
+        gapped: set[int] = set()
+        for b, band in enumerate(per_band):
+            for gap, a, c in band:
+                ca, cc = original[id(a)], original[id(c)]
+                k = cards_between(gap, median)
+                if k == 0 or not _same_way([ca, cc]):
+                    continue
+                ba, bc = _top_left_box(ca), _top_left_box(cc)
+                if ba is not None and bc is not None and ca.up is not None:
+                    found.extend((gap, _along(ba, bc, j / (k + 1)), ca.up) for j in range(1, k + 1))
+                    gapped.add(b)
         found.sort(key=lambda f: -f[0])
-        out.extend((box, facing) for _, box, facing in found[:HAND_SIZE - len(group)])
+        lacking = HAND_SIZE - len(group)
+        out.extend(Hole(box, facing, len(out) + i) for i, (_, box, facing) in enumerate(found[:lacking]))
+        fills = rows_fills(bands, lacking)
+        if not ends or len(fills) != 1 or len(found) >= lacking:
+            continue
+        for b, (band, short) in enumerate(zip(per_band, fills[0][1], strict=True)):
+            if short == 0 or b in gapped or len(band) < 1:
+                continue
+            line = [original[id(band[0][1])]] + [original[id(c)] for _, _, c in band]
+            if not _same_way(line) or line[0].up is None:
+                continue
+            boxes = [_top_left_box(c) for c in line]
+            if any(x is None for x in boxes):
+                continue
+            first, second, last, before = boxes[0], boxes[1], boxes[-1], boxes[-2]
+            assert first is not None and second is not None and last is not None and before is not None
+            n = len(out)
+            for j in range(1, short + 1):
+                out.append(Hole(_along(first, second, -j), line[0].up, n, short))
+                out.append(Hole(_along(last, before, -j), line[0].up, n, short))
     return out
 
 
-__all__ = ["cards_between", "hole_boxes"]
+__all__ = ["Hole", "cards_between", "hole_boxes"]

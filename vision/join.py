@@ -57,7 +57,6 @@ F64 = npt.NDArray[np.float64]
 PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many card heights
 SAME_REACH = 1.4     # a read alike a card within this many card diagonals of it may be its twin corner
 AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the joint reading this much
-TWIN_EVIDENCE = 1.0  # a card's two corners read together: their log-probabilities summed, times this
 ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
 READ_FLOOR = 0.45    # an index read at least this probable is a card on its own evidence (the detector's
 #   cls_conf; chosen on the validation tables and the real val blocks: with ELIMINATION_FLOOR 0.95, 0.55 -> 0.45
@@ -132,7 +131,7 @@ def _combined(members: list[IndexHit]) -> F32 | None:
     vectors = [np.asarray(m.probs, np.float64) for m in members if m.probs is not None]
     if len(vectors) != len(members):
         return None
-    logp = TWIN_EVIDENCE * np.sum([np.log(np.maximum(v, 1e-6)) for v in vectors], axis=0)
+    logp = np.sum([np.log(np.maximum(v, 1e-6)) for v in vectors], axis=0)
     p = np.exp(logp - np.max(logp))
     p[vectors[0] <= 0] = 0.0  # the reject class stays out
     total = float(p.sum())

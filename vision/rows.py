@@ -153,7 +153,7 @@ def _turned_ids(read_up: dict[Box, float | None], group: list[CardDetection]) ->
     return {id(g) for g in group if len(g.index_boxes) == 1 and read_up.get(g.index_boxes[0]) not in (None, g.up)}
 
 
-def _fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[bool, tuple[int, int, int]]]:
+def rows_fills(bands: tuple[list[CardDetection], ...], missing: int) -> list[tuple[bool, tuple[int, int, int]]]:
     """How ``missing`` more cards can complete three bands (far to near) to 3 + 5 + 5: whether the head is the far band
     (else the near one; see ``_assign_rows``), and the count each band lacks."""
     sizes = [len(b) for b in bands]
@@ -181,7 +181,7 @@ def short_rows(bands: tuple[list[CardDetection], ...] | None, group: list[CardDe
         # against the cards not seen, and an estimate off by a row puts a card not seen in the wrong row
         if not _turned_placed(turned, bands, alone, alone_fills) or sum(n > 0 for n in alone_fills[0][1]) != 1:
             return None
-    fills = _fills(bands, HAND_SIZE - len(group))
+    fills = rows_fills(bands, HAND_SIZE - len(group))
     if len(fills) != 1 or _stacked_in_a_row(bands, up) is not None:
         return None
     if _holed_but_full(bands, fills[0][1], up):
@@ -242,9 +242,9 @@ def _stacked_in_a_row(bands: tuple[list[CardDetection], ...], up: float) -> tupl
 def _without_turned(turned: set[int], group: list[CardDetection], up: float
                     ) -> tuple[tuple[list[CardDetection], ...] | None, list[tuple[bool, tuple[int, int, int]]]]:
     """The rows the cards of ``group`` other than the ``turned`` ones show split on their own, and the ways the cards
-    left out complete them to 3 + 5 + 5 (``_fills``)."""
+    left out complete them to 3 + 5 + 5 (``rows_fills``)."""
     alone = split_rows([g for g in group if id(g) not in turned], up)
-    return alone, [] if alone is None else _fills(alone, HAND_SIZE - sum(len(b) for b in alone))
+    return alone, [] if alone is None else rows_fills(alone, HAND_SIZE - sum(len(b) for b in alone))
 
 
 def _turned_placed(turned: set[int], bands: tuple[list[CardDetection], ...],
