@@ -202,6 +202,18 @@ def test_a_row_read_from_its_bottom_right_indices_stays_in_its_seat() -> None:
         "bottom": HANDS["bottom"], "top": HANDS["top"], "left": HANDS["left"]}
 
 
+def test_a_row_read_from_its_bottom_right_indices_next_to_the_other_player_returns_to_its_seat() -> None:
+    # Two players sitting close: bottom's far row (its head, laid right to left: each card read from its
+    # bottom-right index) lies within reach of top's near row, and faces the way top's cards face. It is past
+    # the table's middle on bottom's side, so it goes back to bottom.
+    head = HANDS["bottom"].split("|")[0].split()
+    dets = seat_cards(HANDS["top"], "top", (500.0, 330.0)) + [
+        upside_down(d) if str(d.card) in head else d for d in seat_cards(HANDS["bottom"], "bottom", (500.0, 670.0))]
+    result = layout_table(dets)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
 def test_a_seat_read_upside_down_keeps_its_place() -> None:
     # Every card of the top player read from the wrong end (an index turned half round looks alike):
     # the seat must still be "top", not swapped with the bottom player.

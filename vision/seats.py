@@ -236,13 +236,23 @@ def to_the_seat_of_its_size(groups: list[Group]) -> list[Group]:
 def give_back_misturned(groups: list[Group]) -> list[Group]:
     """A card can be given the wrong way round, and so to the player it then faces: one read from its bottom-right
     index alone (that looks the same turned half round), or one that showed both corners, oriented toward a "middle of
-    the table" that on a tilted photo is not where the cards' centres average. When a seat holds more than a hand, the
-    seat such a card faces once turned holds less, and the card lies nearer that seat's cards than its own seat's
-    one-corner cards, it moves there (the clearest first, while the counts say so)."""
+    the table" that on a tilted photo is not where the cards' centres average. When a seat holds more than a hand and
+    the seat such a card faces once turned holds less, it moves there (the clearest first, while the counts say so)
+    when it lies nearer that seat's cards than its own seat's one-corner cards, or past the middle of the table on that
+    seat's side (a row read from its bottom-right indices, laid next to the other player's cards: its cards lie
+    nearest each other)."""
     def nearest(card: CardDetection, group: list[CardDetection]) -> float:
         return min((math.dist(card.center, m.center) for m in group if m is not card), default=math.inf)
 
-    for group, _up in groups:
+    everyone = [c for g, _ in groups for c in g]
+    middle = _table_middle(everyone) if everyone else np.zeros(2)
+
+    def ahead(card: CardDetection, up: float) -> float:
+        """How far past the table's middle ``card`` lies along ``up`` (a seat's cards lie behind it: negative)."""
+        ux, uy = up_vector(up)
+        return float((card.center[0] - middle[0]) * ux + (card.center[1] - middle[1]) * uy) / max(card_size(card), 1.0)
+
+    for group, up in groups:
         while len(group) > HAND_SIZE:
             own = [m for m in group if not m.up_either_way] or group
             moves = []
@@ -251,9 +261,12 @@ def give_back_misturned(groups: list[Group]) -> list[Group]:
                     continue
                 flipped = turned(card)
                 for target, t_up in groups:
-                    if (target is not group and len(target) < HAND_SIZE and faces(flipped, t_up)
-                            and (gain := nearest(card, own) - nearest(card, target)) > 0):
+                    if target is group or len(target) >= HAND_SIZE or not faces(flipped, t_up):
+                        continue
+                    if (gain := nearest(card, own) - nearest(card, target)) > 0:
                         moves.append((gain, card, flipped, target))
+                    elif ahead(card, up) > 0 and ahead(card, t_up) < 0:
+                        moves.append((ahead(card, up) * card_size(card), card, flipped, target))
             if not moves:
                 break
             _gain, card, flipped, target = max(moves, key=lambda m: m[0])
