@@ -2,8 +2,9 @@
 
 In a tight row each card leaves only a strip of its index showing, and stage 1 misses some of them. A seat short of
 cards whose row shows two neighbours about twice the seat's spacing apart has a card between them, and its top-left
-index lies halfway between theirs. ``hole_boxes`` gives those places, for the readers to be asked about them
-(``CardDetector.detect``): a card is read there only if the readers read an index there the way its neighbours face.
+index lies halfway between theirs; a row the seat's other rows say is short, with no such hole, has it past one of
+its ends. ``hole_boxes`` gives those places, for the readers to be asked about them (``CardDetector.read_holes``): a
+card is read there only if the readers read an index there the way its neighbours face, as an identity no card holds.
 """
 
 from __future__ import annotations
@@ -17,12 +18,8 @@ from referee.cards import HAND_SIZE
 
 from .rows import facing_seat, quarter_turned_to, row_neighbours, rows_fills, split_rows
 from .seats import grouped
+from .thresholds import THRESHOLDS
 from .types import Box, CardDetection
-
-HOLE_MIN = 1.6     # two neighbours at least this many median spacings apart have a card between them
-HOLE_SLACK = 0.45  # ... k cards when (k + 1) +- this many spacings apart
-MAX_IN_A_HOLE = 3  # at most this many cards between two neighbours
-MIN_GAPS = 4       # a seat's median spacing from at least this many neighbours
 
 
 def _top_left_box(card: CardDetection) -> Box | None:
@@ -45,9 +42,10 @@ def cards_between(gap: float, median: float) -> int:
     >>> cards_between(2.1, 1.0), cards_between(1.4, 1.0), cards_between(2.5, 1.0), cards_between(3.1, 1.0)
     (1, 0, 0, 2)
     """
+    t = THRESHOLDS
     ratio = gap / median if median > 0 else 0.0
     k = round(ratio) - 1
-    if ratio < HOLE_MIN or not 1 <= k <= MAX_IN_A_HOLE or abs(ratio - (k + 1)) > HOLE_SLACK:
+    if ratio < t.hole_min or not 1 <= k <= t.max_in_a_hole or abs(ratio - (k + 1)) > t.hole_slack:
         return 0
     return k
 
@@ -85,7 +83,7 @@ def hole_boxes(cards: list[CardDetection], ends: bool = True) -> list[Hole]:
             continue
         per_band = row_neighbours(bands, up)
         pairs = [p for band in per_band for p in band]
-        if len(pairs) < MIN_GAPS:
+        if len(pairs) < THRESHOLDS.hole_min_gaps:
             continue
         median = float(np.median([gap for gap, _, _ in pairs]))
         found: list[tuple[float, Box, float]] = []

@@ -58,6 +58,13 @@ class Thresholds:
     #                                 read 4h at 0.875, Ah 0.048, and the real 4h unseen); a reader's floor for
     #                                 identities it does not see is ~0.001-0.002
     max_named: int = 4              # a problem names the cards a doubtful card may be when they are at most this many
+    # --- holes in a row, read again (vision.holes) ---
+    hole_min: float = 1.6           # two neighbours of a row at least this many median spacings apart have a card
+    #                                 between them (k cards: k + 1 spacings, +- hole_slack); with 0.45 slack: the
+    #                                 validation tables 86 + 126 -> 89 + 128 settled, 0 wrong (session 20)
+    hole_slack: float = 0.45
+    max_in_a_hole: int = 3          # cards between two neighbours at most
+    hole_min_gaps: int = 4          # a seat's median spacing from at least this many pairs of neighbours
 
 
 THRESHOLDS = Thresholds()
