@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
-from .holes import Hole, hole_boxes
+from .holes import hole_boxes
 from .join import READ_FLOOR, IndexHit, join_indices, overlap
 from .stretch import SAMPLE, Stretch, choose_stretch
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
@@ -317,14 +317,11 @@ class CardDetector:
         held = {str(c.card) for c in cards}
         boxes = np.array([h.box for h in holes], np.float32)
         hits = self.classify(image, boxes, np.full(len(boxes), HOLE_SCORE, np.float32))
-
-        def hole_of(hit: IndexHit) -> Hole:
-            return min(holes, key=lambda h: sum(abs(a - b) for a, b in zip(h.box, hit.box, strict=True)))
-
+        hole_at = {tuple(float(v) for v in b): h for b, h in zip(boxes, holes, strict=True)}  # a hit keeps its box
         kept: list[IndexHit] = []
         taken: dict[int, int] = {}
         for hit in sorted(hits, key=lambda h: -h.cls_prob):
-            hole = hole_of(hit)
+            hole = hole_at[hit.box]
             faces = abs((hit.glyph_up - hole.facing) % 360) < 1
             if hit.card in held or not faces or taken.get(hole.group, 0) >= hole.room:
                 continue

@@ -9,26 +9,16 @@ card is read there only if the readers read an index there the way its neighbour
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from referee.cards import HAND_SIZE
 
-from .rows import facing_seat, quarter_turned_to, row_neighbours, rows_fills, split_rows
+from .rows import facing_seat, quarter_turned_to, row_neighbours, rows_fills, split_rows, top_left_index
 from .seats import grouped
 from .thresholds import THRESHOLDS
 from .types import Box, CardDetection
-
-
-def _top_left_box(card: CardDetection) -> Box | None:
-    """The index box the card was read by that is nearest the top-left corner of its outline as read (for a card
-    read by its bottom-right index alone, that index). None without an outline."""
-    if card.outline is None or not card.index_boxes:
-        return None
-    tl = card.outline[0]
-    return min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
 
 
 def _along(a: Box, b: Box, t: float) -> Box:
@@ -70,7 +60,7 @@ def hole_boxes(cards: list[CardDetection], ends: bool = True) -> list[Hole]:
     """The places where cards not read lie in a seat short of cards. Between two read neighbours of a row read
     the same way up whose gap is a whole number of the seat's median spacings (``cards_between``): evenly between
     their index boxes, the widest gaps first, at most as many places as the seat lacks cards. With ``ends``, a row
-    that the seat's other rows say is short (``rows.fills``, one way only) and shows no such gap: a spacing past
+    that the seat's other rows say is short (``rows.rows_fills``, one way only) and shows no such gap: a spacing past
     each of its ends, one group (the card lies at one end)."""
     out: list[Hole] = []
     for group, up in grouped(cards):
@@ -94,7 +84,7 @@ def hole_boxes(cards: list[CardDetection], ends: bool = True) -> list[Hole]:
                 k = cards_between(gap, median)
                 if k == 0 or not _same_way([ca, cc]):
                     continue
-                ba, bc = _top_left_box(ca), _top_left_box(cc)
+                ba, bc = top_left_index(ca), top_left_index(cc)
                 if ba is not None and bc is not None and ca.up is not None:
                     found.extend((gap, _along(ba, bc, j / (k + 1)), ca.up) for j in range(1, k + 1))
                     gapped.add(b)
@@ -110,7 +100,7 @@ def hole_boxes(cards: list[CardDetection], ends: bool = True) -> list[Hole]:
             line = [original[id(band[0][1])]] + [original[id(c)] for _, _, c in band]
             if not _same_way(line) or line[0].up is None:
                 continue
-            boxes = [_top_left_box(c) for c in line]
+            boxes = [top_left_index(c) for c in line]
             if any(x is None for x in boxes):
                 continue
             first, second, last, before = boxes[0], boxes[1], boxes[-1], boxes[-2]

@@ -25,15 +25,22 @@ from .types import Box, CardDetection, LaidRows, Problem, SeatLayout
 ROW_SIZES = tuple(SIZE_OF_ROW[name] for name in ROW_NAMES)  # 3, 5, 5: head, middle, tail
 
 
+def top_left_index(card: CardDetection) -> Box | None:
+    """The index box of ``card`` nearest the top-left corner of its outline as read (for a card read by its
+    bottom-right index alone, that index); None without an outline or an index box."""
+    if card.outline is None or not card.index_boxes:
+        return None
+    tl = card.outline[0]
+    return min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
+
+
 def _anchor(card: CardDetection) -> tuple[float, float]:
     """The card's top-left corner: in overlapped rows it is the part that always shows.
 
     A card seen by both corners has an outline averaged from the two; its row neighbours, seen by the top-left index
     only, carry that index's estimate (off by the same amount on one deck). So such a card is anchored by its top-left
     index alone, like them."""
-    if card.outline is not None and len(card.index_boxes) == 2 and card.up is not None:
-        tl = card.outline[0]
-        box = min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
+    if len(card.index_boxes) == 2 and card.up is not None and (box := top_left_index(card)) is not None:
         return outline_from_index(box, card.up)[0]
     if card.outline is not None:
         return card.outline[0]

@@ -248,9 +248,9 @@ def give_back_misturned(groups: list[Group]) -> list[Group]:
     middle = _table_middle(everyone) if everyone else np.zeros(2)
 
     def ahead(card: CardDetection, up: float) -> float:
-        """How far past the table's middle ``card`` lies along ``up`` (a seat's cards lie behind it: negative)."""
+        """How far (px) past the table's middle ``card`` lies along ``up`` (a seat's cards lie behind it: negative)."""
         ux, uy = up_vector(up)
-        return float((card.center[0] - middle[0]) * ux + (card.center[1] - middle[1]) * uy) / max(card_size(card), 1.0)
+        return float((card.center[0] - middle[0]) * ux + (card.center[1] - middle[1]) * uy)
 
     for group, up in groups:
         while len(group) > HAND_SIZE:
@@ -265,8 +265,8 @@ def give_back_misturned(groups: list[Group]) -> list[Group]:
                         continue
                     if (gain := nearest(card, own) - nearest(card, target)) > 0:
                         moves.append((gain, card, flipped, target))
-                    elif ahead(card, up) > 0 and ahead(card, t_up) < 0:
-                        moves.append((ahead(card, up) * card_size(card), card, flipped, target))
+                    elif (past := ahead(card, up)) > 0 and ahead(card, t_up) < 0:
+                        moves.append((past, card, flipped, target))
             if not moves:
                 break
             _gain, card, flipped, target = max(moves, key=lambda m: m[0])
