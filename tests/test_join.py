@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.join import ALT_FLOOR, IndexHit, join_indices
 from vision.tiles import outline_from_index
-from vision.types import Box
+from vision.types import MIN_CONFIDENCE, Box
 
 NAMES = ["Ac", "4c", "Kd", "5s", "zz_bg"]
 
@@ -44,6 +44,27 @@ def test_the_two_corners_of_one_card_read_differently_become_the_reading_both_su
     assert [str(c.card) for c in cards] == ["Ac"]  # 0.6 x 0.45 > 0.4 x 0.55
     assert len(cards[0].index_boxes) == 2
     assert cards[0].up_either_way  # both corners seen: the card may face either way
+
+
+def test_two_corners_read_alike_make_their_card_surer_than_either() -> None:
+    # Each corner leans 4c (0.67 and 0.51): together 0.67 x 0.51 against 0.26 x 0.10 for the Ac.
+    a = hit(TL, 0.0, **{"4c": 0.67}, Ac=0.26)
+    b = hit(twin_box(TL), 180.0, **{"4c": 0.51}, Ac=0.10)
+    [card] = join_indices([a, b], NAMES)
+    assert str(card.card) == "4c" and card.confidence > 0.9
+
+
+def test_two_corners_read_as_different_cards_leave_their_card_unsure() -> None:
+    # A real webcam's ace of clubs: one corner read Ac 0.70 / As 0.24, the other As 0.94 / Ac 0.02. Their product
+    # would make it a sure As (0.24 x 0.94 against 0.70 x 0.02: 0.94); the mean of two witnesses who disagree
+    # leaves it at 0.59, below the confidence floor, for the referee to ask about.
+    a = hit(TL, 0.0, Ac=0.70, **{"5s": 0.24})
+    b = hit(twin_box(TL), 180.0, **{"5s": 0.94}, Ac=0.02)
+    [card] = join_indices([a, b], NAMES)
+    assert str(card.card) == "5s" and len(card.index_boxes) == 2
+    assert abs(card.confidence - (0.24 + 0.94) / (0.70 + 0.24 + 0.94 + 0.02)) < 1e-5
+    assert card.confidence < MIN_CONFIDENCE
+    assert {str(c): round(p, 3) for c, p in card.alternatives} == {"5s": 0.621, "Ac": 0.379}
 
 
 def test_a_card_read_from_one_corner_faces_one_way() -> None:

@@ -5,8 +5,10 @@ Five steps, each a function:
 
 1. ``pair_indices``: two indices whose card-outline estimates coincide and whose glyphs
    face opposite ways are the two corners of one card; their class probabilities are
-   multiplied, so a corner read as ``Ac`` and its twin read as ``4c`` become the one
-   reading both support best. The same identity read again within about a card's
+   multiplied, so a corner read ``Ac`` 0.6 / ``4c`` 0.4 and its twin read ``4c`` 0.5 /
+   ``Ac`` 0.4 become the one reading both support best. Two corners whose best readings
+   are different cards are not two witnesses of one: the card's reading is then their
+   mean, and stays as unsure as the two are apart. The same identity read again within about a card's
    diagonal also joins (outline estimates are rough at strong tilt), and so do two lone
    corners read alike (a 3c and a 3s), when each of the two lies across the other's card:
    a read behind an index (the facing index of a second tight row laid head to head) is
@@ -127,28 +129,36 @@ def _outline_centre(hit: IndexHit) -> tuple[Point, float, float]:
     return (cx, cy), math.dist(o[0], o[3]), math.dist(o[0], o[2])
 
 
-def _combined(members: list[IndexHit]) -> F32 | None:
+def _combined(members: list[IndexHit], *, disputed_mean: bool = True) -> F32 | None:
+    """The corners' readings together: their product, or, with ``disputed_mean``, their mean when their best
+    readings are different cards (the corners of one card are read by one reader off one print under one
+    light: when they disagree, their product would make the stronger corner's reading surer than either)."""
     vectors = [np.asarray(m.probs, np.float64) for m in members if m.probs is not None]
     if len(vectors) != len(members):
         return None
-    logp = np.sum([np.log(np.maximum(v, 1e-6)) for v in vectors], axis=0)
-    p = np.exp(logp - np.max(logp))
+    if disputed_mean and len({int(np.argmax(v)) for v in vectors}) > 1:
+        p = np.mean(vectors, axis=0)
+    else:
+        logp = np.sum([np.log(np.maximum(v, 1e-6)) for v in vectors], axis=0)
+        p = np.exp(logp - np.max(logp))
     p[vectors[0] <= 0] = 0.0  # the reject class stays out
     total = float(p.sum())
     return (p / total).astype(np.float32) if total > 0 else None
 
 
-def _reading(members: list[IndexHit], names: list[str]) -> tuple[F32 | None, str]:
-    probs = _combined(members) if len(members) > 1 else None  # a lone corner reads as it was read
-    if probs is None:
+def _reading(members: list[IndexHit], names: list[str], *, disputed_mean: bool = True) -> tuple[F32 | None, str]:
+    probs = _combined(members, disputed_mean=disputed_mean) if len(members) > 1 else None  # a lone corner reads
+    if probs is None:                                                                       # as it was read
         return members[0].probs, members[0].card
     return probs, names[int(np.argmax(probs))]
 
 
 def _twins_agree(a: IndexHit, b: IndexHit, names: list[str]) -> bool:
+    """Two corners read differently may be one card's: each gives the reading both support best (their
+    product) at least ``AGREE_FLOOR``."""
     if a.card == b.card:
         return True
-    probs, card = _reading([a, b], names)
+    probs, card = _reading([a, b], names, disputed_mean=False)
     if probs is None or a.probs is None or b.probs is None:
         return False
     i = names.index(card)
