@@ -5,8 +5,8 @@ Five steps, each a function:
 
 1. ``pair_indices``: two indices whose card-outline estimates coincide and whose glyphs
    face opposite ways are the two corners of one card; their class probabilities are
-   multiplied, so a corner read ``Ac`` 0.6 / ``4c`` 0.4 and its twin read ``4c`` 0.5 /
-   ``Ac`` 0.4 become the one reading both support best. Two corners whose best readings
+   multiplied, so a corner read ``Ac`` 0.6 / ``4c`` 0.4 and its twin read ``Ac`` 0.55 /
+   ``4c`` 0.45 make a card surer of ``Ac`` than either. Two corners whose best readings
    are different cards are not two witnesses of one: the card's reading is then their
    mean, and stays as unsure as the two are apart. The same identity read again within about a card's
    diagonal also joins (outline estimates are rough at strong tilt), and so do two lone
@@ -147,8 +147,8 @@ def _combined(members: list[IndexHit], *, disputed_mean: bool = True) -> F32 | N
 
 
 def _reading(members: list[IndexHit], names: list[str], *, disputed_mean: bool = True) -> tuple[F32 | None, str]:
-    probs = _combined(members, disputed_mean=disputed_mean) if len(members) > 1 else None  # a lone corner reads
-    if probs is None:                                                                       # as it was read
+    probs = _combined(members, disputed_mean=disputed_mean) if len(members) > 1 else None
+    if probs is None:  # a lone corner reads as it was read
         return members[0].probs, members[0].card
     return probs, names[int(np.argmax(probs))]
 
