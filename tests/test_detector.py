@@ -485,6 +485,55 @@ def test_tight_row_neighbours_that_cut_leave_what_a_person_reads() -> None:
     assert cut_into >= 12  # most crops lost a part of their ink to the covering card
 
 
+def test_strips_leave_the_share_of_the_ink_they_keep_and_spare_what_is_already_a_strip() -> None:
+    """cls26's and cls27's augmentation (``training.neighbours.cut_strips``): the covering card's edge lies inside
+    the ink, leaving at least ``STRIP_KEEP_SIDE[0]`` of its width (from a side) or ``STRIP_KEEP_BELOW[0]`` of its
+    height (from below) as it was but for the edge's shadow, and covering the rest at least in part; a crop whose
+    ink is already a strip (narrower than ``STRIP_MIN_INK``) is left alone; ``cut_one`` covers what it is told."""
+    torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
+    from training.neighbours import (
+        STRIP_KEEP_BELOW,
+        STRIP_KEEP_SIDE,
+        STRIP_MIN_INK,
+        STRIP_SLANT_DEG,
+        cut_one,
+        cut_strips,
+        ink_extents,
+        ink_of,
+    )
+
+    s = 64
+    x = torch.full((33, 3, s, s), 230, dtype=torch.uint8)
+    x[:, :, 12:30, 20:41] = 20    # "rank", 21 px wide
+    x[:, :, 34:52, 23:38] = 20    # "suit"
+    x[32] = 230
+    x[32, :, 12:52, 28:34] = 20   # a strip already: 6 px of ink
+    ink, paper = ink_extents(x)
+    x0, x1, y0, y1 = ink_of(ink, 0)
+    assert (x0, x1, y0, y1) == (20, 40, 12, 51) and ink_of(ink, 32)[1] - ink_of(ink, 32)[0] + 1 < STRIP_MIN_INK[0]
+    before = x.float() / 255
+    out = cut_strips(before, ink, paper, torch.Generator().manual_seed(7), 1.0)
+    assert torch.equal(out[32], before[32])
+    xc, yc = (x0 + x1) / 2, (y0 + y1) / 2
+    inked = before[0].mean(0) < 0.5
+    sides = set()
+    for i in range(32):
+        changed = (out[i] - before[i]).abs().amax(0) > 1e-6               # (S, S)
+        covered = inked & (out[i].mean(0) > 0.5)                          # ink the covering card's paper hides
+        share = float(covered.sum()) / float(inked.sum())
+        assert 0 < share <= 1 - min(STRIP_KEEP_SIDE[0], STRIP_KEEP_BELOW[0]) + 0.02, (i, share)
+        ys, xs = torch.nonzero(changed, as_tuple=True)
+        dx, dy = float(xs.float().mean()) - xc, float(ys.float().mean()) - yc
+        sides.add("below" if dy > abs(dx) else "right" if dx > 0 else "left")
+    assert sides == {"right", "left", "below"}
+    assert STRIP_SLANT_DEG > 0
+    one = before[0].clone()
+    cut_one(one, (x0, x1, y0, y1), torch.ones(3, s, s), ink_of(ink, 1), torch.Generator().manual_seed(0), "right",
+            0.5, margin=3)
+    assert torch.equal(one[:, :, :x0 + 8], before[0][:, :, :x0 + 8])      # the left half, short of the edge's shadow
+    assert bool((one[:, :, x0 + 12:] > 0.99).all())                       # the covering card past its edge's line
+
+
 def test_sharpening_narrows_a_soft_index_s_edges() -> None:
     """cls20's augmentation (``training.train_reader._sharpen``): the synthetic indices' edges are about twice
     as wide for their height as a real webcam's (``benchmarks/camera_look.py``); a sharpened crop's edges rise

@@ -9,6 +9,9 @@ side, or below the index cutting at most a fifth of it: the next row), and as th
 its index past this card's edge). The crop's own ink is never covered but for that fifth below, so its label
 stands.
 
+``cut_strips`` cuts deeper: the covering edge inside the ink, straight or slanted, so that only a
+strip of the index shows.
+
 ``ink_extents`` finds each crop's ink (the run of ink columns through the middle; rows over those columns)
 once, when the crops are loaded; ``paste_neighbours`` does the pasting on a float batch.
 """
@@ -178,4 +181,105 @@ def paste_neighbours(x: Any, ink: Any, paper: Any, gen: Any, share: float, donor
                     src = _shifted(x[k], e - kx1 + keep, dy) * tone_k      # its right part shows
                     img[:, :, e + 1:] = src[:, :, e + 1:]
                     _edge(img, e, 2, 1, gen)
+    return out.clamp(0, 1)
+
+
+# --- deep strips: the covering card's edge well inside the ink, straight or slanted (fans) ---
+
+STRIP_KEEP_SIDE = (0.4, 0.8)    # share of the ink's width left showing by a card covering it from the side
+STRIP_KEEP_BELOW = (0.5, 0.85)  # share of the ink's height left showing by the next row covering it from below
+STRIP_SLANT_DEG = 15.0          # the covering edge turned up to this far off the index's axes (a fanned hand)
+STRIP_MIN_INK = (14, 24)        # ink width, height (px at 64) a crop needs to be cut: a strip is not cut again
+
+
+def _cover(img: Any, src: Any, d: Any, gen: Any) -> None:
+    """Lay the covering card ``src`` over ``img`` where the signed distance ``d`` (px, S x S) to its edge is
+    at least 0: its edge a grey line, and the soft shadow it casts on the card beneath (d < 0)."""
+    covered = d >= 0
+    img[:, covered] = src[:, covered]
+    line = _rand(gen, 0.55, 0.9)
+    shadow = _rand(gen, 0.0, 0.25)
+    img[:, (d >= 0) & (d < 1)] *= line
+    for k in range(1, 4):
+        img[:, (d >= -k) & (d < -k + 1)] *= 1.0 - shadow * 0.5 ** (k - 1)
+
+
+def ink_of(ink: Any, i: int) -> tuple[int, int, int, int]:
+    """Crop ``i``'s ink box (x0, x1, y0, y1) from ``ink_extents``."""
+    x0, x1, y0, y1 = (int(v) for v in ink[i])
+    return x0, x1, y0, y1
+
+
+def cut_one(img: Any, ink: tuple[int, int, int, int], donor: Any, donor_ink: tuple[int, int, int, int], gen: Any,
+            side: str, keep: float, slant_deg: float = 0.0, margin: int = 4, shift: int = 0) -> None:
+    """Cut ``img`` (3 x S x S, float, an upright index crop; ``ink`` its x0, x1, y0, y1) down to a strip: the card
+    ``donor`` (another crop, its ink ``donor_ink``, toned alike) laid over it from ``side`` ("right", "left",
+    "below"), its edge turned ``slant_deg`` off the index's axis, leaving ``keep`` of the ink's width (from a side)
+    or height (from below) showing; the donor's own index ``margin`` px past the edge, moved ``shift`` px along it."""
+    import math
+
+    import torch
+
+    s = img.shape[-1]
+    x0, x1, y0, y1 = ink
+    jx0, jx1, jy0, _ = donor_ink
+    yy, xx = torch.meshgrid(torch.arange(s, dtype=torch.float32), torch.arange(s, dtype=torch.float32),
+                            indexing="ij")
+    t = math.tan(math.radians(slant_deg))
+    xc, yc = (x0 + x1) / 2, (y0 + y1) / 2
+    if side == "right":    # a row laid left to right: the next card on top
+        e = x0 + keep * (x1 - x0 + 1)
+        d = (xx - e) - (yy - yc) * t
+        src = _shifted(donor, round(e) + margin - jx0, shift)
+    elif side == "left":   # an upside-down row
+        e = x1 + 1 - keep * (x1 - x0 + 1)
+        d = (e - xx) - (yy - yc) * t
+        src = _shifted(donor, round(e) - margin - jx1, shift)
+    elif side == "below":  # the next row over the suit
+        e = y0 + keep * (y1 - y0 + 1)
+        d = (yy - e) - (xx - xc) * t
+        src = _shifted(donor, shift + (x0 - jx0), round(e) + margin - jy0)
+    else:
+        raise ValueError(f"side {side!r}: right, left or below")
+    _cover(img, src, d, gen)
+
+
+def cut_strips(x: Any, ink: Any, paper: Any, gen: Any, share: float, donors: Any = None) -> Any:
+    """A share of the batch ``x`` (float 0..1, N x 3 x S x S, index crops upright) shows only a strip of its index,
+    as in a row or fan laid tight (the 3-6 mm of a corner a person still reads): a covering card, with its own index
+    just past its edge (another crop of the batch), cuts the ink from the right (a row laid left to right; 55 %),
+    from the left (an upside-down row; 15 %) or from below (the next row over the suit; 30 %), its edge up to
+    ``STRIP_SLANT_DEG`` off the index's axes, leaving ``STRIP_KEEP_SIDE`` of the ink's width or ``STRIP_KEEP_BELOW``
+    of its height showing (``cut_one``). The label stands: what is left is what a reader of a real strip sees, and
+    where it no longer tells two cards apart (a suit under the next row) the loss teaches the reader to say so.
+    Crops whose ink is already narrower than ``STRIP_MIN_INK`` (strips, background) are left as they are. ``ink``,
+    ``paper``: ``ink_extents`` of these crops; ``donors``: the crops that may be pasted as the covering card (all if
+    None)."""
+    import torch
+
+    n = x.shape[0]
+    if n < 2 or share <= 0:
+        return x
+    pool = torch.nonzero(donors).flatten() if donors is not None else torch.arange(n)
+    if len(pool) < 2:
+        return x
+    width = ink[:, 1].int() - ink[:, 0].int() + 1
+    height = ink[:, 3].int() - ink[:, 2].int() + 1
+    cuttable = (width >= STRIP_MIN_INK[0]) & (height >= STRIP_MIN_INK[1])
+    if donors is not None:
+        cuttable &= donors
+    chosen = torch.nonzero(cuttable & (torch.rand(n, generator=gen) < share)).flatten().tolist()
+    out = x.clone()
+    for i in chosen:
+        j = int(pool[_rand_int(gen, 0, len(pool) - 1)])
+        if j == i:
+            continue
+        tone = float(paper[i] / paper[j].clamp(min=0.2))
+        kind = float(torch.rand(1, generator=gen))
+        side = "right" if kind < 0.55 else "left" if kind < 0.7 else "below"
+        keep = _rand(gen, *(STRIP_KEEP_BELOW if side == "below" else STRIP_KEEP_SIDE))
+        slant = _rand(gen, -STRIP_SLANT_DEG, STRIP_SLANT_DEG)
+        shift = _rand_int(gen, -8, 8) if side == "below" else _rand_int(gen, -6, 6)
+        cut_one(out[i], ink_of(ink, i), x[j] * tone, ink_of(ink, j), gen, side,
+                keep, slant, _rand_int(gen, 2, 6), shift)
     return out.clamp(0, 1)

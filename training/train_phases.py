@@ -73,6 +73,7 @@ class ClsPhase:
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
     neighbour_p: float = 0.0  # share of each batch given the cards of a tight row around it (training.neighbours)
     cut_p: float = 0.0     # share of those neighbours whose covering edge cuts into the index's ink (a tighter row)
+    strip_p: float = 0.0   # share of each batch cut down to a strip of its index (training.neighbours.cut_strips)
     sharpen_p: float = 0.0  # share of the crops not blurred that are sharpened (real webcams: edges half as wide)
     bent: bool = False     # also the crops of the --bent-scenes scenes: bowed cards, glare bands across indices
     look: bool = False     # also the crops of the --look-scenes scenes: the camera look measured on real photos
@@ -246,6 +247,19 @@ CLS_PHASES = {
     "cls25": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
                       stretch_p=0.5, freeze_bn=True, look=True),
+    # cls19 (models/index_cls2.pt when its run is not here) continued on cls19's data with a third of each batch cut
+    # down to a strip of its index (training.neighbours.cut_strips: the covering card's edge inside the ink, from the
+    # side leaving 40-80 % of its width, from below 50-85 % of its height, slanted up to 15 deg as in a fan): on real
+    # phone photos of tight rows and fans the reader, not the finder, misses the strips a person reads
+    "cls26": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      strip_p=0.35, exports_as="index_cls2.onnx"),
+    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data with cls26's strips: the first
+    # reader reads most strips at 0.9 or more, so a second reader is not asked about them (benchmarks/real_strips.py)
+    "cls27": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, strip_p=0.35),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -271,6 +285,8 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls23": (1.0, 2),
     "cls24": (1.0, 2),
     "cls25": (1.0, 2),
+    "cls26": (1.0, 2),
+    "cls27": (1.0, 2),
 }
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from vision.tiles import BG_CLASS, CROP_SIZE
 
-from .neighbours import ink_extents, paste_neighbours
+from .neighbours import cut_strips, ink_extents, paste_neighbours
 from .train_env import import_yolo, log, ultralytics_part
 
 
@@ -148,7 +148,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                      blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
                      motion_p: float = 0.0, stretch_p: float = 0.0, freeze_bn: bool = False,
                      val_more: list[Path] | None = None, neighbour_p: float = 0.0, sharpen_p: float = 0.0,
-                     cut_p: float = 0.0) -> Path:
+                     cut_p: float = 0.0, strip_p: float = 0.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
@@ -156,7 +156,8 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     starts exactly where that model is. ``val_more``: further validation crop folders (their ``val``
     split); the best epoch is the one with the highest mean of the validation sets' top-1. ``neighbour_p``: the
     share of each batch given the cards of a tight row around its index (``training.neighbours``), ``cut_p`` the
-    share of those whose covering card's edge cuts into the index's ink;
+    share of those whose covering card's edge cuts into the index's ink; ``strip_p``: the share of each batch cut
+    down to a strip of its index (``training.neighbours.cut_strips``: a row or fan laid tighter still);
     ``sharpen_p``: the share of the crops not blurred that are sharpened (``_sharpen``).
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
@@ -180,7 +181,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     ink: Any = None
     paper: Any = None
     donors: Any = None
-    if neighbour_p > 0:
+    if neighbour_p > 0 or strip_p > 0:
         ink, paper = ink_extents(xtr)
         donors = ytr != names.index(BG_CLASS) if BG_CLASS in names else None
     log(f"cls: {len(xtr)} train / {' + '.join(str(len(v[0])) for v in vals)} val crops, {len(names)} classes, "
@@ -221,6 +222,8 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
             if ink is not None:
                 x = paste_neighbours(x, ink[idx], paper[idx], gen, neighbour_p,
                                      None if donors is None else donors[idx], cut_p)
+            if strip_p > 0:
+                x = cut_strips(x, ink[idx], paper[idx], gen, strip_p, None if donors is None else donors[idx])
             x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p, sharpen_p)
             y = ytr[idx]
             out = model(x)

@@ -1,0 +1,142 @@
+"""How the readers read real indices cut down to strips: the held-out real crops, cut as tight rows and fans cut them.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/real_strips.py [--models DIR ...] [--splits val test]
+
+The strips of real phone photos of tight rows and fans (3-6 mm of a corner showing) are what the readers miss
+most, and no labelled photo here holds many of them. This benchmark makes them from real pixels: every labelled
+index of ``../shared/realcards/cardcounter``'s held-out blocks (``val``, ``test``; one crop each, cut at its
+labelled box as the runtime reads the photo, turned upright: ``training.realcrops``) whose ink is whole enough
+to cut (``training.neighbours.STRIP_MIN_INK``) is read as it is and cut down by another crop of the set laid
+over it as the covering card (``training.neighbours.cut_one``): from the right leaving 80 / 60 / 45 % of the
+ink's width, the same slanted 12 deg (a fan), from below leaving 75 / 55 % of its height (the next row over the
+suit). The covering edge and its index are the same for every model (seeded by setting).
+
+Read as the runtime reads one crop (``vision.detector``: the first reader in four turns, the second reader's
+mean where the first is below 0.9, the best card over the turns; the reject class wins where it is likelier),
+it prints for each models folder and setting: the crops, how many are read right (best card), read at all (at
+least the reading floor, 0.45, and not rejected), read wrong at or above the confidence floor (0.85), and the
+mean probability of the true card. The cut is the same augmentation ``cls26`` trains on (on other crops: the
+real train blocks' and synthetic ones), so a reader trained with it is expected to gain here; what this shows is
+how much, and what it costs on whole indices (the ``whole`` row).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import MODELS, SECOND_OPINION_BELOW, CardDetector, TurnedCrops
+from vision.join import READ_FLOOR
+from vision.tiles import BG_CLASS
+from vision.types import MIN_CONFIDENCE
+
+SETTINGS: tuple[tuple[str, str, float, float], ...] = (  # name, side, keep, slant (deg)
+    ("whole", "", 1.0, 0.0),
+    ("right 80 %", "right", 0.8, 0.0),
+    ("right 60 %", "right", 0.6, 0.0),
+    ("right 45 %", "right", 0.45, 0.0),
+    ("right 60 %, fan 12 deg", "right", 0.6, 12.0),
+    ("below 75 %", "below", 0.75, 0.0),
+    ("below 55 %", "below", 0.55, 0.0),
+)
+
+
+def real_crops(splits: list[str], work: Path) -> tuple[np.ndarray, list[str]]:
+    """Upright crops (N, 3, 64, 64 uint8 RGB) of every labelled index of ``splits`` and their cards."""
+    from training.realcrops import build_real_crops
+    from training.realsets import cardcounter
+
+    det = CardDetector()
+    images, cards = [], []
+    for split in splits:
+        build_real_crops(cardcounter(split), work, split, variants=1, bg_per_photo=0, flip_bg=0.0, detector=det,
+                         as_read=True)
+        for f in sorted((work / split).glob("*/*.jpg")):
+            if f.parent.name == BG_CLASS:
+                continue
+            images.append(cv2.imread(str(f))[:, :, ::-1].transpose(2, 0, 1))
+            cards.append(f.parent.name)
+    return np.ascontiguousarray(np.stack(images)), cards
+
+
+def cut_set(x: np.ndarray, side: str, keep: float, slant: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The crops ``x`` cut (float 0..1), and which of them could be (ink whole enough)."""
+    import torch
+
+    from training.neighbours import STRIP_MIN_INK, cut_one, ink_extents, ink_of
+
+    xt = torch.from_numpy(x)
+    ink, paper = ink_extents(xt)
+    w = (ink[:, 1].int() - ink[:, 0].int() + 1).numpy()
+    h = (ink[:, 3].int() - ink[:, 2].int() + 1).numpy()
+    ok = (w >= STRIP_MIN_INK[0]) & (h >= STRIP_MIN_INK[1])
+    xf = xt.float() / 255.0
+    out = xf.clone()
+    if side:
+        gen = torch.Generator().manual_seed(seed)
+        n = len(x)
+        for i in range(n):
+            j = (i * 7919 + 17) % n
+            if j == i:
+                j = (i + 1) % n
+            tone = float(paper[i] / paper[j].clamp(min=0.2))
+            s = slant if i % 2 == 0 else -slant
+            cut_one(out[i], ink_of(ink, i), xf[j] * tone, ink_of(ink, j), gen,
+                    side, keep, s, 2 + i % 5, (i % 9) - 4)
+    return out.clamp(0, 1).numpy(), ok
+
+
+def read(det: CardDetector, x: np.ndarray) -> np.ndarray:
+    """The probabilities (N, classes) at the turn the runtime would choose, as ``CardDetector.read_boxes`` reads
+    one crop per index: the first reader, the second's mean where the first is unsure."""
+    crops = TurnedCrops([(c.transpose(1, 2, 0) * 255).round().astype(np.uint8) for c in x]).all()
+    probs = det._read(det.cls, crops, len(x), 1)
+    if det.second is not None:
+        unsure = np.flatnonzero(det._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
+        if len(unsure):
+            rows = (unsure[:, None] * 4 + np.arange(4)[None]).ravel()
+            probs[unsure] = (probs[unsure] + det._read(det.second, crops[rows], len(unsure), 1)) / 2
+    best = det._best_card(probs)                      # (N, 4)
+    turn = best.argmax(axis=1)
+    return probs[np.arange(len(x)), turn]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", type=Path, nargs="+", default=[MODELS], help="models folders (default: models/)")
+    ap.add_argument("--splits", nargs="+", default=["val", "test"], choices=("train", "val", "test"))
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        x, cards = real_crops(args.splits, Path(tmp))
+    cut = {name: cut_set(x, side, keep, slant, seed=k) for k, (name, side, keep, slant) in enumerate(SETTINGS)}
+    print(f"real crops of cardcounter {' + '.join(args.splits)}: {len(x)} labelled indices, "
+          f"{int(cut['whole'][1].sum())} whole enough to cut")
+    print(f"{'models':<28} {'setting':<24} {'crops':>5} {'right':>6} {'read':>6} {'sure wrong':>10} {'p(true)':>8}")
+    for models in args.models:
+        det = CardDetector(models)
+        names = det.names
+        truth = np.array([names.index(c) for c in cards])
+        for name, _side, _keep, _slant in SETTINGS:
+            xs, ok = cut[name]
+            p = read(det, xs[ok])
+            t = truth[ok]
+            cardp = p.copy()
+            cardp[:, det.bg] = -1
+            best = cardp.argmax(axis=1)
+            bp = cardp[np.arange(len(t)), best]
+            taken = (bp >= READ_FLOOR) & (p[:, det.bg] <= bp)
+            right = best == t
+            sure_wrong = taken & ~right & (bp >= MIN_CONFIDENCE)
+            print(f"{str(models)[-28:]:<28} {name:<24} {len(t):>5} {right.mean():>6.3f} "
+                  f"{(taken & right).mean():>6.3f} {int(sure_wrong.sum()):>10} "
+                  f"{float(p[np.arange(len(t)), t].mean()):>8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
