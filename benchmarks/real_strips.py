@@ -13,9 +13,12 @@ suit). The covering edge and its index are the same for every model (seeded by s
 
 Read as the runtime reads one crop (``vision.detector``: the first reader in four turns, the second reader's
 mean where the first is below 0.9, the best card over the turns; the reject class wins where it is likelier),
-it prints for each models folder and setting: the crops, how many are read right (best card), read at all (at
-least the reading floor, 0.45, and not rejected), read wrong at or above the confidence floor (0.85), and the
-mean probability of the true card. The cut is the same augmentation ``cls26`` trains on (on other crops: the
+it prints for each models folder and setting: the crops, how many are read right (best card) and of the right
+rank, read right at all (at least the reading floor, 0.45, and not rejected), read wrong at or above the
+confidence floor (0.85), and the mean probability of the true card and of its rank (any suit). A cut from the
+side hides part of the suit too, and in these squashed, tilted webcam crops often all of it (the next card's
+suit then shows where this one's was): there the suit cannot be read, the rank can, and a confident read of
+one suit is the error that matters. The cut is the same augmentation ``cls26`` trains on (on other crops: the
 real train blocks' and synthetic ones), so a reader trained with it is expected to gain here; what this shows is
 how much, and what it costs on whole indices (the ``whole`` row).
 """
@@ -116,11 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     cut = {name: cut_set(x, side, keep, slant, seed=k) for k, (name, side, keep, slant) in enumerate(SETTINGS)}
     print(f"real crops of cardcounter {' + '.join(args.splits)}: {len(x)} labelled indices, "
           f"{int(cut['whole'][1].sum())} whole enough to cut")
-    print(f"{'models':<28} {'setting':<24} {'crops':>5} {'right':>6} {'read':>6} {'sure wrong':>10} {'p(true)':>8}")
+    print(f"{'models':<28} {'setting':<24} {'crops':>5} {'right':>6} {'rank':>6} {'read':>6} {'sure wrong':>10} "
+          f"{'p(true)':>8} {'p(rank)':>8}")
     for models in args.models:
         det = CardDetector(models)
         names = det.names
         truth = np.array([names.index(c) for c in cards])
+        rank_of = np.array([n[0] if n != BG_CLASS else "" for n in names])
+        same_rank = rank_of[None, :] == rank_of[truth][:, None]            # (N, classes)
         for name, _side, _keep, _slant in SETTINGS:
             xs, ok = cut[name]
             p = read(det, xs[ok])
@@ -131,10 +137,12 @@ def main(argv: list[str] | None = None) -> int:
             bp = cardp[np.arange(len(t)), best]
             taken = (bp >= READ_FLOOR) & (p[:, det.bg] <= bp)
             right = best == t
+            rank_right = rank_of[best] == rank_of[t]
+            p_rank = (p * same_rank[ok]).sum(axis=1)
             sure_wrong = taken & ~right & (bp >= MIN_CONFIDENCE)
-            print(f"{str(models)[-28:]:<28} {name:<24} {len(t):>5} {right.mean():>6.3f} "
+            print(f"{str(models)[-28:]:<28} {name:<24} {len(t):>5} {right.mean():>6.3f} {rank_right.mean():>6.3f} "
                   f"{(taken & right).mean():>6.3f} {int(sure_wrong.sum()):>10} "
-                  f"{float(p[np.arange(len(t)), t].mean()):>8.3f}")
+                  f"{float(p[np.arange(len(t)), t].mean()):>8.3f} {float(p_rank.mean()):>8.3f}")
     return 0
 
 

@@ -260,6 +260,24 @@ CLS_PHASES = {
     "cls27": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
                       stretch_p=0.5, freeze_bn=True, strip_p=0.35),
+    # cls27 and cls26 continued at four times their rate, half of each batch cut down to strips: the two gentler
+    # phases halved the confident misreads of real strips but read hardly more of them (benchmarks/real_strips.py)
+    "cls28": ClsPhase("crops_r", "real_scenes", 900, 2e-4, "cls27", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, strip_p=0.5),
+    "cls29": ClsPhase("crops_r", "real_scenes", 900, 2e-4, "cls26", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      strip_p=0.5, exports_as="index_cls2.onnx"),
+    # cls28 and cls29 continued at their first rate with a fifth of each batch cut down to strips: they read whole
+    # synthetic indices less surely than cls17 and cls19 (validation tables 81 of 120 against 88)
+    "cls30": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls28", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, strip_p=0.2),
+    "cls31": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls29", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      strip_p=0.2, exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -287,6 +305,10 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls25": (1.0, 2),
     "cls26": (1.0, 2),
     "cls27": (1.0, 2),
+    "cls28": (1.0, 3),
+    "cls29": (1.0, 3),
+    "cls30": (1.0, 2),
+    "cls31": (1.0, 2),
 }
 
 
