@@ -1,6 +1,6 @@
 """How the readers read real indices cut down to strips: the held-out real crops, cut as tight rows and fans cut them.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/real_strips.py [--models DIR ...] [--splits val test]   # the train extra
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/real_strips.py [--models DIR ...] [--splits val test]  # needs torch
 
 The strips of real phone photos of tight rows and fans (3-6 mm of a corner showing) are what the readers miss
 most, and no labelled photo here holds many of them. This benchmark makes them from real pixels: every labelled
