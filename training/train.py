@@ -46,7 +46,10 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (squashed square frames widened back, ``vision.stretch``), and ``cls24`` (on request) with the pasted
    neighbours cutting into the index's ink in half of them (``training.neighbours``, ``cut``). ``cls25`` (on
    request) continues ``cls17`` on its data beside the crops of ``--look-scenes`` and ``--look-font-scenes``
-   scenes with the camera look measured on real photos (``datasets.synth --look real``). The last
+   scenes with the camera look measured on real photos (``datasets.synth --look real``). ``cls26``-``cls31`` (on
+   request) continue ``cls19`` (``cls26``, ``cls29``, ``cls31``) and ``cls17`` (``cls27``, ``cls28``, ``cls30``),
+   each from the one before it, with a share of each batch cut down to strips of its index
+   (``training.neighbours.cut_strips``; measured by ``benchmarks/real_strips.py``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
