@@ -6,7 +6,7 @@ The strips of real phone photos of tight rows and fans (3-6 mm of a corner showi
 most, and no labelled photo here holds many of them. This benchmark makes them from real pixels: every labelled
 index of ``../shared/realcards/cardcounter``'s held-out blocks (``val``, ``test``; one crop each, cut at its
 labelled box as the runtime reads the photo, turned upright: ``training.realcrops``) whose ink is whole enough
-to cut (``training.neighbours.STRIP_MIN_INK``) is read as it is and cut down by another crop of the set laid
+to cut (``training.neighbours.whole_enough``) is read as it is and cut down by another crop of the set laid
 over it as the covering card (``training.neighbours.cut_one``): from the right leaving 80 / 60 / 45 % of the
 ink's width, the same slanted 12 deg (a fan), from below leaving 75 / 55 % of its height (the next row over the
 suit). The covering edge and its index are the same for every model (seeded by setting).
@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import MODELS, SECOND_OPINION_BELOW, CardDetector, TurnedCrops
+from vision.detector import MODELS, CardDetector
 from vision.join import READ_FLOOR
 from vision.tiles import BG_CLASS
 from vision.types import MIN_CONFIDENCE
@@ -50,7 +50,7 @@ SETTINGS: tuple[tuple[str, str, float, float], ...] = (  # name, side, keep, sla
 
 
 def real_crops(splits: list[str], work: Path) -> tuple[np.ndarray, list[str]]:
-    """Upright crops (N, 3, 64, 64 uint8 RGB) of every labelled index of ``splits`` and their cards."""
+    """Upright crops (N, 3, 64, 64 uint8, BGR as read) of every labelled index of ``splits`` and their cards."""
     from training.realcrops import build_real_crops
     from training.realsets import cardcounter
 
@@ -62,7 +62,7 @@ def real_crops(splits: list[str], work: Path) -> tuple[np.ndarray, list[str]]:
         for f in sorted((work / split).glob("*/*.jpg")):
             if f.parent.name == BG_CLASS:
                 continue
-            images.append(cv2.imread(str(f))[:, :, ::-1].transpose(2, 0, 1))
+            images.append(cv2.imread(str(f)).transpose(2, 0, 1))
             cards.append(f.parent.name)
     return np.ascontiguousarray(np.stack(images)), cards
 
@@ -71,13 +71,11 @@ def cut_set(x: np.ndarray, side: str, keep: float, slant: float, seed: int) -> t
     """The crops ``x`` cut (float 0..1), and which of them could be (ink whole enough)."""
     import torch
 
-    from training.neighbours import STRIP_MIN_INK, cut_one, ink_extents, ink_of
+    from training.neighbours import cut_one, ink_extents, ink_of, whole_enough
 
     xt = torch.from_numpy(x)
     ink, paper = ink_extents(xt)
-    w = (ink[:, 1].int() - ink[:, 0].int() + 1).numpy()
-    h = (ink[:, 3].int() - ink[:, 2].int() + 1).numpy()
-    ok = (w >= STRIP_MIN_INK[0]) & (h >= STRIP_MIN_INK[1])
+    ok = whole_enough(ink).numpy()
     xf = xt.float() / 255.0
     out = xf.clone()
     if side:
@@ -95,17 +93,10 @@ def cut_set(x: np.ndarray, side: str, keep: float, slant: float, seed: int) -> t
 
 
 def read(det: CardDetector, x: np.ndarray) -> np.ndarray:
-    """The probabilities (N, classes) at the turn the runtime would choose, as ``CardDetector.read_boxes`` reads
-    one crop per index: the first reader, the second's mean where the first is unsure."""
-    crops = TurnedCrops([(c.transpose(1, 2, 0) * 255).round().astype(np.uint8) for c in x]).all()
-    probs = det._read(det.cls, crops, len(x), 1)
-    if det.second is not None:
-        unsure = np.flatnonzero(det._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
-        if len(unsure):
-            rows = (unsure[:, None] * 4 + np.arange(4)[None]).ravel()
-            probs[unsure] = (probs[unsure] + det._read(det.second, crops[rows], len(unsure), 1)) / 2
-    best = det._best_card(probs)                      # (N, 4)
-    turn = best.argmax(axis=1)
+    """The probabilities (N, classes) of the crops ``x`` (float 0..1, N x 3 x S x S, BGR) at the turn the runtime
+    would choose (``CardDetector.read_crops``: the first reader, the second's opinion where the first is unsure)."""
+    probs = det.read_crops([np.ascontiguousarray((c.transpose(1, 2, 0) * 255).round().astype(np.uint8)) for c in x])
+    turn = det._best_card(probs).argmax(axis=1)
     return probs[np.arange(len(x)), turn]
 
 

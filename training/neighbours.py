@@ -204,6 +204,14 @@ def _cover(img: Any, src: Any, d: Any, gen: Any) -> None:
         img[:, (d >= -k) & (d < -k + 1)] *= 1.0 - shadow * 0.5 ** (k - 1)
 
 
+def whole_enough(ink: Any) -> Any:
+    """Which crops' ink (``ink_extents``) is whole enough to be cut down to a strip (``STRIP_MIN_INK``): a bool
+    tensor."""
+    width = ink[:, 1].int() - ink[:, 0].int() + 1
+    height = ink[:, 3].int() - ink[:, 2].int() + 1
+    return (width >= STRIP_MIN_INK[0]) & (height >= STRIP_MIN_INK[1])
+
+
 def ink_of(ink: Any, i: int) -> tuple[int, int, int, int]:
     """Crop ``i``'s ink box (x0, x1, y0, y1) from ``ink_extents``."""
     x0, x1, y0, y1 = (int(v) for v in ink[i])
@@ -263,9 +271,7 @@ def cut_strips(x: Any, ink: Any, paper: Any, gen: Any, share: float, donors: Any
     pool = torch.nonzero(donors).flatten() if donors is not None else torch.arange(n)
     if len(pool) < 2:
         return x
-    width = ink[:, 1].int() - ink[:, 0].int() + 1
-    height = ink[:, 3].int() - ink[:, 2].int() + 1
-    cuttable = (width >= STRIP_MIN_INK[0]) & (height >= STRIP_MIN_INK[1])
+    cuttable = whole_enough(ink)
     if donors is not None:
         cuttable &= donors
     chosen = torch.nonzero(cuttable & (torch.rand(n, generator=gen) < share)).flatten().tolist()

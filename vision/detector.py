@@ -25,6 +25,7 @@ import ast
 import json
 import os
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -242,11 +243,28 @@ class CardDetector:
         x = TurnedCrops([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
                          for b in boxes for jit in self.tta])
         probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
-        if self.second is not None:  # a second opinion where the first reader is unsure
+        probs = self._second_opinion(probs, lambda rows: self._read_turns(self.second, x, rows))
+        return tempered(probs, self.temperature)
+
+    def read_crops(self, crops: list[npt.NDArray[np.uint8]]) -> F32:
+        """The readers' probabilities (n, 4 quarter turns, classes) of upright BGR crops as ``read_boxes`` reads an
+        index, but each crop read once (no test-time crops): the first reader, the second's opinion where the first
+        is unsure, the temperature."""
+        x = TurnedCrops(crops)
+        probs = self._read(self.cls, x.all(), len(crops), 1)
+        probs = self._second_opinion(
+            probs, lambda rows: self._read(self.second, x[(rows[:, None] * 4 + np.arange(4)[None]).ravel()],
+                                           len(rows), 1))
+        return tempered(probs, self.temperature)
+
+    def _second_opinion(self, probs: F32, read_second: Callable[[npt.NDArray[np.intp]], F32]) -> F32:
+        """``probs`` (n, 4 turns, classes), the first reader's, with the mean of the two readers where the first is
+        unsure (its best card below ``SECOND_OPINION_BELOW``); ``read_second(rows)``: the second reader's of those."""
+        if self.second is not None:
             unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
             if len(unsure):
-                probs[unsure] = (probs[unsure] + self._read_turns(self.second, x, unsure)) / 2
-        return tempered(probs, self.temperature)
+                probs[unsure] = (probs[unsure] + read_second(unsure)) / 2
+        return probs
 
     def _read_turns(self, session: Any, x: TurnedCrops, which: npt.NDArray[np.intp]) -> F32:
         """A reader's probabilities (len(which), 4 turns, classes) of the boxes ``which`` of ``x`` (each box's
