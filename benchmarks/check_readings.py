@@ -4,6 +4,7 @@
     python benchmarks/check_readings.py tables DIR [DIR ...]   # settle every table from its cached readings
     python benchmarks/check_readings.py perturb DIR [DIR ...] --out OUT.json   # ~19,000 perturbed tables
     python benchmarks/check_readings.py compare BEFORE.json AFTER.json         # which outcomes changed
+    python benchmarks/check_readings.py reliability DIR [DIR ...]  # the cached reads' confidence -> share wrong
 
 ``DIR`` is an output folder of ``python -m datasets.synth`` (the tables of ``models/MODEL_CARD.md``:
 ``eval_val`` seed 78 val, ``eval_val2`` seed 79 val, ``eval`` seed 77 test). ``cache`` also scores each photo
@@ -12,6 +13,8 @@ right when its settlement's scores are the deal's, WRONG when it is scored other
 problem, else stopped. ``perturb`` changes the real readings of every table the model card's ways (seeded by
 table, check and repetition, so two runs perturb alike) and records each outcome with a digest of the
 ``referee photo`` JSON, so that ``compare`` tells whether a refactor changed any reading's result.
+``reliability`` buckets every cached read card by its confidence and counts it wrong when none of the cards laid
+under its index boxes' centres (the truth's card outlines) is the identity read; a read on no card is left out.
 
 Run from the repository root with ``PYTHONPATH=$PWD`` (the code measured is the one on the path).
 """
@@ -29,6 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +43,7 @@ from referee.round import Round
 from referee.ruleset import Ruleset, load_ruleset
 from referee.settle import settle
 from vision.pipeline import PhotoReading, read_photo
-from vision.types import CardDetection, Detections
+from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
 BLANK = np.zeros((1, 1, 3), np.uint8)  # the cached runs need no pixels
 RIGHT, STOPPED, WRONG = "right", "stopped", "WRONG"
@@ -119,6 +123,43 @@ def cached(root: Path, path: Path, truth: dict[str, Any] | None = None) -> Detec
 
         return Detections(width=truth["width"], height=truth["height"], cards=tuple(detections_from_truth(truth)))
     return detections_from_json(json.loads((root / "readings" / f"{path.stem}.json").read_text()))
+
+
+# --- how far a card's confidence is to be trusted on the synthetic tables ---
+
+RELIABILITY_EDGES = (0.0, 0.55, 0.70, 0.85, 0.95, 0.99, 1.0)
+
+
+def _inside(point: tuple[float, float], polygon: list[list[float]]) -> bool:
+    """Whether ``point`` lies inside ``polygon`` (its corners in order), by the crossings of a ray along +x."""
+    x, y = point
+    inside = False
+    for (x0, y0), (x1, y1) in pairwise([*polygon, polygon[0]]):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def read_right(card: CardDetection, truth: dict[str, Any]) -> bool | None:
+    """True when a card laid under one of the read's index boxes' centres is the identity read, False when cards
+    lie there and none is, None when the read lies on no card of the table."""
+    under = {c["card"] for b in card.index_boxes for c in truth["cards"]
+             if _inside(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), c["corners"])}
+    return str(card.card) in under if under else None
+
+
+def reliability(dirs: list[Path]) -> list[tuple[float, float, int, int]]:
+    """(low, high, reads, wrong) per confidence bucket of the cached readings of the tables in ``dirs``."""
+    counts = [[0, 0] for _ in RELIABILITY_EDGES[1:]]
+    for root, path, truth in ((Path(r), p, t) for r in dirs for _f, p, t in tables([Path(r)])):
+        for card in cached(root, path).cards:
+            right = read_right(card, truth)
+            if right is None:
+                continue
+            k = min(sum(card.confidence >= e for e in RELIABILITY_EDGES[1:]), len(counts) - 1)
+            counts[k][0] += 1
+            counts[k][1] += not right
+    return [(lo, hi, n, w) for (lo, hi), (n, w) in zip(pairwise(RELIABILITY_EDGES), counts, strict=True)]
 
 
 # --- perturbations of the real readings (the model card's checks) ---
@@ -275,7 +316,7 @@ def _counts(outcomes: dict[str, list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=("cache", "tables", "perturb", "compare"))
+    parser.add_argument("command", choices=("cache", "tables", "perturb", "compare", "reliability"))
     parser.add_argument("paths", type=Path, nargs="+")
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--out", type=Path, help="perturb/tables: where to write every outcome (JSON)")
@@ -295,6 +336,14 @@ def main(argv: list[str] | None = None) -> int:
             for k, (was, now) in sorted(diff.items())[:20]:
                 print(f"    {k}: {was} -> {now}")
         return 1 if changed else 0
+    if args.command == "reliability":
+        rows = reliability(args.paths)
+        for lo, hi, n, w in rows:
+            print(f"confidence {lo:.2f}-{hi:.2f}: {n:>6} reads, {w:>4} wrong ({w / max(n, 1):.1%})")
+        sure = [(n, w) for lo, _hi, n, w in rows if lo >= MIN_CONFIDENCE]
+        n, w = sum(s[0] for s in sure), sum(s[1] for s in sure)
+        print(f"at or above {MIN_CONFIDENCE}: {n} reads, {w} wrong ({w / max(n, 1):.2%})")
+        return 0
     rules = load_ruleset(args.rules)
     if args.command == "perturb":
         start = time.perf_counter()

@@ -1,0 +1,49 @@
+"""The synthetic tables' reliability count (``benchmarks/check_readings.py reliability``): right, wrong, on no card."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+from referee import parse_cards
+from vision.types import CardDetection, Detections
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("check_readings", ROOT / "benchmarks" / "check_readings.py")
+assert _spec is not None and _spec.loader is not None
+check_readings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_readings)
+
+# two cards laid overlapping: the 7d from x 0 to 100, the Ks over its right part from x 60 to 160
+TRUTH: dict[str, Any] = {"width": 400, "height": 300, "cards": [
+    {"card": "7d", "corners": [[0, 0], [100, 0], [100, 140], [0, 140]]},
+    {"card": "Ks", "corners": [[60, 10], [160, 10], [160, 150], [60, 150]]},
+]}
+
+
+def _read(card: str, confidence: float, index: tuple[float, float, float, float]) -> CardDetection:
+    return CardDetection(card=parse_cards(card)[0], confidence=confidence, box=index, index_boxes=(index,))
+
+
+def test_a_read_is_right_on_its_card_wrong_on_another_and_uncounted_off_the_table() -> None:
+    assert check_readings.read_right(_read("7d", 0.99, (2, 2, 14, 30)), TRUTH) is True
+    assert check_readings.read_right(_read("7d", 0.99, (70, 20, 82, 48)), TRUTH) is True   # under the Ks too
+    assert check_readings.read_right(_read("Kh", 0.90, (110, 20, 122, 48)), TRUTH) is False
+    assert check_readings.read_right(_read("Kh", 0.90, (300, 200, 312, 228)), TRUTH) is None
+
+
+def test_reliability_buckets_the_cached_reads_by_confidence(tmp_path: Path) -> None:
+    (tmp_path / "truth" / "val").mkdir(parents=True)
+    (tmp_path / "readings").mkdir()
+    (tmp_path / "truth" / "val" / "t0.json").write_text(json.dumps(TRUTH))
+    reads = Detections(width=400, height=300, cards=(
+        _read("7d", 0.999, (2, 2, 14, 30)), _read("Kh", 0.90, (110, 20, 122, 48)),
+        _read("Ks", 0.60, (120, 20, 132, 48)), _read("As", 0.97, (300, 200, 312, 228))))
+    (tmp_path / "readings" / "t0.json").write_text(json.dumps(check_readings.detections_to_json(reads)))
+    rows = {(lo, hi): (n, w) for lo, hi, n, w in check_readings.reliability([tmp_path])}
+    assert rows[(0.99, 1.0)] == (1, 0)
+    assert rows[(0.85, 0.95)] == (1, 1)
+    assert rows[(0.55, 0.70)] == (1, 0)
+    assert sum(n for n, _w in rows.values()) == 3   # the As on no card is left out
