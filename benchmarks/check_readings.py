@@ -32,7 +32,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,8 @@ from referee.cards import DECK, Card
 from referee.round import Round
 from referee.ruleset import Ruleset, load_ruleset
 from referee.settle import settle
+from training.evaluate import inside_polygon
+from training.evaluate_real import reliability
 from vision.pipeline import PhotoReading, read_photo
 from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
@@ -127,39 +128,24 @@ def cached(root: Path, path: Path, truth: dict[str, Any] | None = None) -> Detec
 
 # --- how far a card's confidence is to be trusted on the synthetic tables ---
 
-RELIABILITY_EDGES = (0.0, 0.55, 0.70, 0.85, 0.95, 0.99, 1.0)
-
-
-def _inside(point: tuple[float, float], polygon: list[list[float]]) -> bool:
-    """Whether ``point`` lies inside ``polygon`` (its corners in order), by the crossings of a ray along +x."""
-    x, y = point
-    inside = False
-    for (x0, y0), (x1, y1) in pairwise([*polygon, polygon[0]]):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            inside = not inside
-    return inside
-
-
 def read_right(card: CardDetection, truth: dict[str, Any]) -> bool | None:
     """True when a card laid under one of the read's index boxes' centres is the identity read, False when cards
     lie there and none is, None when the read lies on no card of the table."""
     under = {c["card"] for b in card.index_boxes for c in truth["cards"]
-             if _inside(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), c["corners"])}
+             if inside_polygon(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), np.asarray(c["corners"]))}
     return str(card.card) in under if under else None
 
 
-def reliability(dirs: list[Path]) -> list[tuple[float, float, int, int]]:
-    """(low, high, reads, wrong) per confidence bucket of the cached readings of the tables in ``dirs``."""
-    counts = [[0, 0] for _ in RELIABILITY_EDGES[1:]]
-    for root, path, truth in ((Path(r), p, t) for r in dirs for _f, p, t in tables([Path(r)])):
-        for card in cached(root, path).cards:
-            right = read_right(card, truth)
-            if right is None:
-                continue
-            k = min(sum(card.confidence >= e for e in RELIABILITY_EDGES[1:]), len(counts) - 1)
-            counts[k][0] += 1
-            counts[k][1] += not right
-    return [(lo, hi, n, w) for (lo, hi), (n, w) in zip(pairwise(RELIABILITY_EDGES), counts, strict=True)]
+def cached_reads(dirs: list[Path]) -> list[tuple[float, bool]]:
+    """(confidence, read right) of every cached read card of the tables in ``dirs`` that lies on a card."""
+    reads = []
+    for root in dirs:
+        for _family, path, truth in tables([root]):
+            for card in cached(root, path).cards:
+                right = read_right(card, truth)
+                if right is not None:
+                    reads.append((card.confidence, right))
+    return reads
 
 
 # --- perturbations of the real readings (the model card's checks) ---
@@ -337,12 +323,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    {k}: {was} -> {now}")
         return 1 if changed else 0
     if args.command == "reliability":
-        rows = reliability(args.paths)
-        for lo, hi, n, w in rows:
-            print(f"confidence {lo:.2f}-{hi:.2f}: {n:>6} reads, {w:>4} wrong ({w / max(n, 1):.1%})")
-        sure = [(n, w) for lo, _hi, n, w in rows if lo >= MIN_CONFIDENCE]
-        n, w = sum(s[0] for s in sure), sum(s[1] for s in sure)
-        print(f"at or above {MIN_CONFIDENCE}: {n} reads, {w} wrong ({w / max(n, 1):.2%})")
+        reads = cached_reads(args.paths)
+        for row in reliability(reads):
+            print(f"confidence {row['confidence']}: {row['reads']:>6} reads, {row['wrong']:>4} wrong "
+                  f"({row['share_wrong']:.1%})")
+        sure = [right for confidence, right in reads if confidence >= MIN_CONFIDENCE]
+        print(f"at or above {MIN_CONFIDENCE}: {len(sure)} reads, {sure.count(False)} wrong "
+              f"({sure.count(False) / max(len(sure), 1):.2%})")
         return 0
     rules = load_ruleset(args.rules)
     if args.command == "perturb":

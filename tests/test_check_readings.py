@@ -42,8 +42,9 @@ def test_reliability_buckets_the_cached_reads_by_confidence(tmp_path: Path) -> N
         _read("7d", 0.999, (2, 2, 14, 30)), _read("Kh", 0.90, (110, 20, 122, 48)),
         _read("Ks", 0.60, (120, 20, 132, 48)), _read("As", 0.97, (300, 200, 312, 228))))
     (tmp_path / "readings" / "t0.json").write_text(json.dumps(check_readings.detections_to_json(reads)))
-    rows = {(lo, hi): (n, w) for lo, hi, n, w in check_readings.reliability([tmp_path])}
-    assert rows[(0.99, 1.0)] == (1, 0)
-    assert rows[(0.85, 0.95)] == (1, 1)
-    assert rows[(0.55, 0.70)] == (1, 0)
+    rows = {r["confidence"]: (r["reads"], r["wrong"])
+            for r in check_readings.reliability(check_readings.cached_reads([tmp_path]))}
+    assert rows["0.99-1.00"] == (1, 0)
+    assert rows["0.85-0.95"] == (1, 1)
+    assert rows["0.55-0.70"] == (1, 0)
     assert sum(n for n, _w in rows.values()) == 3   # the As on no card is left out

@@ -46,7 +46,7 @@ RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace":
 TILT_BUCKETS = ((0, 10), (10, 20), (20, 30), (30, 90))
 
 
-def _inside(pt: tuple[float, float], poly: np.ndarray) -> bool:
+def inside_polygon(pt: tuple[float, float], poly: np.ndarray) -> bool:
     return cv2.pointPolygonTest(poly.astype(np.float32), (float(pt[0]), float(pt[1])), False) >= 0
 
 
@@ -77,7 +77,7 @@ def score_scene(truth: dict[str, Any], found: Detections) -> tuple[int, int, int
         ok = False
         if c is not None:
             poly = np.asarray(c["corners"])
-            ok = any(_inside(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), poly) for b in det.index_boxes)
+            ok = any(inside_polygon(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), poly) for b in det.index_boxes)
         if ok and name not in hit:
             tp += 1
             hit.add(name)
