@@ -75,7 +75,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .suit_crops import SuitSource, build_suit_crops
 from .train_data import (
     DET_TILE,
     FOREIGN_TIERS,
@@ -236,14 +235,6 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         name, phase.init, _cls_run(runs, phase.init, args) / "best.pt", Path(CLS_PHASES[phase.init].exports_as).stem
         + ".pt")
     epochs, hours = getattr(args, f"{name}_epochs"), getattr(args, f"{name}_hours")
-    if phase.suit:  # the club-or-spade reader: the black cards of the same crops, two classes
-        crops = work / "crops_suit"
-        tight_sets = {"crops_tight", "crops_tight_fonts"}
-        sources = [SuitSource(f, repeats=2 if f in val_more else 1, share=0.25 if f.name in tight_sets else 1.0)
-                   for f in (work / phase.crops, *more)]
-        for split in ("train", "val"):
-            log(f"{crops.name}: {split} {build_suit_crops(crops, split, sources, seed + 10)}")
-        more, val_more = [], []
     best = train_classifier(crops, _cls_run(runs, name, args), epochs, hours or None, args.resume,
                             lr=phase.lr if phase.lr is not None else args.cls_lr, init=init, max_deg=phase.max_deg,
                             blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p,

@@ -77,9 +77,6 @@ class ClsPhase:
     sharpen_p: float = 0.0  # share of the crops not blurred that are sharpened (real webcams: edges half as wide)
     bent: bool = False     # also the crops of the --bent-scenes scenes: bowed cards, glare bands across indices
     look: bool = False     # also the crops of the --look-scenes scenes: the camera look measured on real photos
-    suit: bool = False     # the club-or-spade reader: trained on the clubs and spades of all those crops as two
-    #                        classes (training.suit_crops: the real ones twice, a quarter of the tight-row ones), its
-    #                        start's head replaced by one of two outputs
 
 
 DET_PHASES = {
@@ -288,14 +285,6 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       strip_p=0.2, exports_as="index_cls2.onnx"),
-    # cls19 (models/index_cls2.pt when its run is not here), its head replaced by two outputs, on the clubs and
-    # spades of cls19's data: the club-or-spade reader (vision.detector's suit reader), shipped. With it the real
-    # blocks read val 0.981 (0 of 97 confident wrong; without 1 of 96), test 0.976 -> 0.988 (0 of 236), and the
-    # validation tables as the model card says
-    "cls32": ClsPhase("crops_r", "real_scenes", 900, 3e-4, "cls19", max_deg=30.0, blur_p=0.35, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.3,
-                      motion_p=0.1, suit=True, exports_as="index_suit.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -327,7 +316,6 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls29": (1.0, 3),
     "cls30": (1.0, 2),
     "cls31": (1.0, 2),
-    "cls32": (0.5, 4),
 }
 
 

@@ -198,12 +198,8 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
         state = ck["state"]
         log(f"cls: resuming after epoch {state['epoch']}")
     elif init is not None:
-        start = torch.load(init, weights_only=False)["model"]
-        own = model.state_dict()
-        other = sorted(k for k, v in start.items() if k in own and own[k].shape != v.shape)
-        model.load_state_dict({k: v for k, v in start.items() if k not in other}, strict=not other)
-        log(f"cls: starting from {init}" + (f", its {len(other)} output weights of other classes left out"
-                                            if other else ""))
+        model.load_state_dict(torch.load(init, weights_only=False)["model"])
+        log(f"cls: starting from {init}")
     budget = hours * 3600 if hours else None
     total_epochs = epochs
     gen = torch.Generator().manual_seed(1234 + state["epoch"])

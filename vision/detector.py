@@ -48,7 +48,6 @@ CLS_MODEL = "index_cls.onnx"
 CALIBRATION = "reader_calibration.json"  # optional: readers' temperature, fitted on real photos (training.calibrate)
 HOLE_SCORE = 0.5  # the stage-1 score given an index read at a hole in a row (vision.holes): none was found there
 SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the indices the first is unsure of
-SUIT_READER = "index_suit.onnx"  # optional: a club-or-spade reader asked about every index read as a black card
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
 #   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 835 ms end to end against 953 ms for 0.98)
@@ -126,13 +125,6 @@ class CardDetector:
         self.second = _session(models / SECOND_READER, threads) if (models / SECOND_READER).exists() else None
         if self.second is not None and _names(self.second) != self.names:
             raise ValueError(f"{models / SECOND_READER} reads other classes than {models / CLS_MODEL}")
-        self.suit = _session(models / SUIT_READER, threads) if (models / SUIT_READER).exists() else None
-        if self.suit is not None and _names(self.suit) != ["c", "s"]:
-            raise ValueError(f"{models / SUIT_READER} reads other classes than club and spade (c, s)")
-        self.suit_mode = "mean"      # how the suit reader weighs in: mean, odds, disagree, sure, g<floor>, w<weight>
-        # each club's and spade's class -> (its rank's club, its rank's spade)
-        self.black_pairs = {i: (self.names.index(n[0] + "c"), self.names.index(n[0] + "s"))
-                            for i, n in enumerate(self.names) if len(n) == 2 and n[1] in "cs"}
         self.bg = self.names.index(BG_CLASS) if BG_CLASS in self.names else -1
         self.temperature = reader_temperature(models)
         self.det_conf = det_conf
@@ -252,10 +244,6 @@ class CardDetector:
                          for b in boxes for jit in self.tta])
         probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
         probs = self._second_opinion(probs, lambda rows: self._read_turns(self.second, x, rows))
-        t = len(self.tta)
-        probs = self._suit_opinion(probs, lambda rows, turns: self._run(self.suit, x[(
-            rows[:, None] * (t * 4) + 4 * np.arange(t)[None] + turns[:, None]).ravel()]).reshape(len(rows), t, -1
-        ).mean(axis=1))
         return tempered(probs, self.temperature)
 
     def read_crops(self, crops: list[npt.NDArray[np.uint8]]) -> F32:
@@ -267,7 +255,6 @@ class CardDetector:
         probs = self._second_opinion(
             probs, lambda rows: self._read(self.second, x[(rows[:, None] * 4 + np.arange(4)[None]).ravel()],
                                            len(rows), 1))
-        probs = self._suit_opinion(probs, lambda rows, turns: self._run(self.suit, x[rows * 4 + turns]))
         return tempered(probs, self.temperature)
 
     def _second_opinion(self, probs: F32, read_second: Callable[[npt.NDArray[np.intp]], F32]) -> F32:
@@ -277,51 +264,6 @@ class CardDetector:
             unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
             if len(unsure):
                 probs[unsure] = (probs[unsure] + read_second(unsure)) / 2
-        return probs
-
-    def _suit_opinion(self, probs: F32, read_suit: Callable[[npt.NDArray[np.intp], npt.NDArray[np.intp]], F32]
-                      ) -> F32:
-        """``probs`` (n, 4 turns, classes) with the suit reader's say on every index whose best card is a club or a
-        spade: at that card's turn, the probability its rank's club and spade share is split between them by the
-        mean of the readers' split and the suit reader's (``read_suit(rows, turns)``: its (club, spade)
-        probabilities of those crops in those turns)."""
-        if self.suit is None:
-            return probs
-        cards = probs.copy()
-        if self.bg >= 0:
-            cards[:, :, self.bg] = -1
-        flat = cards.reshape(len(probs), -1).argmax(axis=1)
-        turn, best = flat // probs.shape[2], flat % probs.shape[2]
-        pairs = [self.black_pairs.get(int(c)) for c in best]
-        rows = np.asarray([i for i, pr in enumerate(pairs) if pr is not None], np.intp)
-        if not len(rows):
-            return probs
-        said = read_suit(rows, turn[rows])
-        for i, (pc, ps) in zip(rows, said, strict=True):
-            club, spade = pairs[i] or (0, 0)
-            k = turn[i]
-            mass = probs[i, k, club] + probs[i, k, spade]
-            share = probs[i, k, club] / mass
-            if self.suit_mode == "odds":
-                lo = np.log(share + 1e-6) - np.log(1 - share + 1e-6) + np.log(pc + 1e-6) - np.log(ps + 1e-6)
-                share = 1 / (1 + np.exp(-lo))
-            elif self.suit_mode == "sure":
-                said_c = pc / (pc + ps)
-                if (share > 0.5) != (said_c > 0.5) or abs(said_c - 0.5) > abs(share - 0.5):
-                    share = (share + said_c) / 2
-            elif self.suit_mode == "disagree":
-                if (share > 0.5) != (pc > ps):
-                    share = (share + pc / (pc + ps)) / 2
-            elif self.suit_mode.startswith("g"):
-                said_c = pc / (pc + ps)
-                if max(said_c, 1 - said_c) >= float(self.suit_mode[1:]):
-                    share = (share + said_c) / 2
-            elif self.suit_mode.startswith("w"):
-                w = float(self.suit_mode[1:])
-                share = (1 - w) * share + w * pc / (pc + ps)
-            else:
-                share = (share + pc / (pc + ps)) / 2
-            probs[i, k, club], probs[i, k, spade] = mass * share, mass * (1 - share)
         return probs
 
     def _read_turns(self, session: Any, x: TurnedCrops, which: npt.NDArray[np.intp]) -> F32:
