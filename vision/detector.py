@@ -51,6 +51,12 @@ SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the i
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
 #   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 835 ms end to end against 953 ms for 0.98)
+# A square photo read widened back to one camera frame (vision.stretch): an index both readers leave below this
+# is also read in the other frame (4:3 <-> 16:9), the two frames' mean its reading. On the cardcounter val and
+# train blocks, confident reads wrong 1 + 1 -> 0 + 0 (a 2c read 2s at 0.95 now read right), confident reads right
+# 95 + 348 -> 95 + 349, cards read 102 + 367 -> 101 + 367; photos in their own shape are never asked (the
+# validation tables 88 + 128 as before). The weight is the plain mean: 0.3 of the other frame kept one of the two.
+OTHER_FRAME_BELOW = 0.9
 
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
@@ -136,6 +142,7 @@ class CardDetector:
         self.holes = True           # the readers asked where a row shows a card not found (vision.holes)
         self.hole_ends = True       # ... and past the ends of a row the seat's other rows say is short
         self.unstretch = True       # square photos squashed from 4:3 or 16:9 are read un-stretched (vision.stretch)
+        self.other_frame = True     # ... and their unsure indices read in the other frame too (OTHER_FRAME_BELOW)
         self.zoom = True            # crop-and-zoom pass for small indices
         self.zoom_below = 32.0      # median index long side (working-scale px) that triggers it (20 -> 32:
         #                             validation families at 1000 px, recall 0.856 -> 0.867, same precision)
@@ -236,15 +243,33 @@ class CardDetector:
         return np.concatenate(out_b).astype(np.float32), np.concatenate(out_s).astype(np.float32)
 
     # ------------------------------------------------------------------ stage 2
-    def read_boxes(self, image: npt.NDArray[np.uint8], boxes: F32) -> F32:
+    def read_boxes(self, image: npt.NDArray[np.uint8], boxes: F32, other: Stretch | None = None) -> F32:
         """The readers' probabilities (n, 4 quarter turns, classes) of the index in each box, calibrated:
         the mean over the test-time crops (``_read_turns``), the second reader's opinion where the first is
-        unsure, then the temperature (``reader_temperature``)."""
-        x = TurnedCrops([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit)
-                         for b in boxes for jit in self.tta])
-        probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
-        probs = self._second_opinion(probs, lambda rows: self._read_turns(self.second, x, rows))
+        unsure, the other camera frame's where both are (``other``: ``Stretch.other_frame`` of a photo read
+        widened back, ``_in_other_frame``), then the temperature (``reader_temperature``)."""
+        probs = self._read_pair(image, boxes)
+        if other is not None:
+            probs = self._in_other_frame(image, boxes, probs, other)
         return tempered(probs, self.temperature)
+
+    def _read_pair(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch | None = None) -> F32:
+        """The readers' probabilities (n, 4 turns, classes) before the temperature: the first reader's over the
+        test-time crops, the two readers' mean where the first is unsure; the crops cut from ``image`` widened
+        by ``stretch`` (without resampling the whole image)."""
+        s = (1.0, 1.0) if stretch is None else (stretch.sx, stretch.sy)
+        x = TurnedCrops([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit,
+                                     stretch=s) for b in boxes for jit in self.tta])
+        probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
+        return self._second_opinion(probs, lambda rows: self._read_turns(self.second, x, rows))
+
+    def _in_other_frame(self, image: npt.NDArray[np.uint8], boxes: F32, probs: F32, other: Stretch) -> F32:
+        """``probs`` with the mean of their reading and the other camera frame's where the best card is below
+        ``OTHER_FRAME_BELOW``: the squashed webcam's clubs and spades read alike in one frame may not in the other."""
+        unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < OTHER_FRAME_BELOW)
+        if len(unsure):
+            probs[unsure] = (probs[unsure] + self._read_pair(image, boxes[unsure], other)) / 2
+        return probs
 
     def read_crops(self, crops: list[npt.NDArray[np.uint8]]) -> F32:
         """The readers' probabilities (n, 4 quarter turns, classes) of upright BGR crops as ``read_boxes`` reads an
@@ -290,10 +315,11 @@ class CardDetector:
         cards = np.delete(probs, self.bg, axis=2) if self.bg >= 0 else probs
         return np.asarray(cards.max(axis=2), np.float32)
 
-    def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32) -> list[IndexHit]:
+    def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32,
+                 other: Stretch | None = None) -> list[IndexHit]:
         if len(boxes) == 0:
             return []
-        probs = self.read_boxes(image, boxes)
+        probs = self.read_boxes(image, boxes, other)
         hits: list[IndexHit] = []
         for b, s, p in zip(boxes, scores, probs, strict=True):
             cards = p.copy()
@@ -325,7 +351,8 @@ class CardDetector:
         return self._read(self.cls, TurnedCrops(crops).all(), len(crops), 1)
 
     # ------------------------------------------------------------------ cards
-    def read_holes(self, image: npt.NDArray[np.uint8], cards: list[CardDetection]) -> list[IndexHit]:
+    def read_holes(self, image: npt.NDArray[np.uint8], cards: list[CardDetection],
+                   other: Stretch | None = None) -> list[IndexHit]:
         """The indices read where a row shows a card the finder missed (``vision.holes``): each place read as
         an index, kept when read the way its neighbours face as an identity no card holds; of a group of
         places that are alternatives, the surest ``room``."""
@@ -334,7 +361,7 @@ class CardDetector:
             return []
         held = {str(c.card) for c in cards}
         boxes = np.array([h.box for h in holes], np.float32)
-        hits = self.classify(image, boxes, np.full(len(boxes), HOLE_SCORE, np.float32))
+        hits = self.classify(image, boxes, np.full(len(boxes), HOLE_SCORE, np.float32), other)
         hole_at = {tuple(float(v) for v in b): h for b, h in zip(boxes, holes, strict=True)}  # a hit keeps its box
         kept: list[IndexHit] = []
         taken: dict[int, int] = {}
@@ -382,11 +409,12 @@ class CardDetector:
         h, w = image.shape[:2]
         stretch, image, boxes, scores = self.find_as_read(image)
         t1 = time.perf_counter()
-        hits = self.classify(image, boxes, scores)
+        other = stretch.other_frame() if self.other_frame else None
+        hits = self.classify(image, boxes, scores, other)
         t2 = time.perf_counter()
         cards = self.join(hits)
         if self.holes:
-            at_holes = self.read_holes(image, cards)
+            at_holes = self.read_holes(image, cards, other)
             if at_holes:
                 hits += at_holes
                 cards = self.join(hits)

@@ -55,6 +55,17 @@ class Stretch:
         size = (round(w * self.sx), round(h * self.sy))
         return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_CUBIC), np.uint8)
 
+    def other_frame(self) -> Stretch | None:
+        """The photo as widened by this stretch, widened again to the other camera frame along the same axis
+        (4:3 <-> 16:9), as a stretch of the widened photo: ``None`` for a photo read as it is, or for a
+        stretch by a factor not in ``FACTORS``."""
+        axis_x = self.sx != 1.0
+        f = self.sx if axis_x else self.sy
+        if self.identity or f not in FACTORS:
+            return None
+        g = next(v for v in FACTORS if v != f)
+        return Stretch(g / f, 1.0) if axis_x else Stretch(1.0, g / f)
+
     def box_to(self, box: Box) -> Box:
         """A box of the photo in the stretched photo's pixels."""
         return (box[0] * self.sx, box[1] * self.sy, box[2] * self.sx, box[3] * self.sy)
