@@ -6,8 +6,9 @@ club reads as a spade. Nothing in the file says so, but the indices do: a square
 indices are read again as if the photo were widened to 4:3 or 16:9 along x and along y; a photo in its
 own shape reads about alike either way, a squashed one clearly better widened along the axis it was
 squashed on (``choose_stretch``). The cards are then found and read in the un-stretched photo and their
-places mapped back to the photo's own pixels (``Stretch.to_photo``). Photos that are not square are
-read as they are.
+places mapped back to the photo's own pixels (``Stretch.to_photo``). An index still unsure there is also
+read in the other frame (``Stretch.other_frame``: 16:9 <-> 4:3), since a choice of frame made on the surest
+indices may be wrong for a few glyphs. Photos that are not square are read as they are.
 """
 
 from __future__ import annotations
