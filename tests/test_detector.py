@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import math
 import os
 import struct
 import subprocess
@@ -555,3 +556,57 @@ def test_sharpening_narrows_a_soft_index_s_edges() -> None:
     for before, after in zip(soft, sharp, strict=True):
         assert rise(after) < rise(before)
     assert float(sharp.min()) >= 0.0 and float(sharp.max()) <= 1.0
+
+
+def test_the_crops_marked_wide_are_turned_between_quarter_turns_and_shrunk_as_their_box_grows() -> None:
+    """cls33's and cls34's augmentation (``training.train_reader._wide_turns``): the crops marked wide lie turned
+    30-42 deg either way, as the cards of a fan do, the others at most ``max_deg``; the marked ones' ink is
+    smaller, as an index is inside the upright box around it turned (the runtime crops around that box)."""
+    torch = pytest.importorskip("torch", reason="needs the train extra (make test)")
+    from training.train_reader import WIDE_DEG, _wide_turns
+
+    n = 400
+    gen = torch.Generator().manual_seed(3)
+    ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(2 * 30.0)
+    sc = torch.ones(n)
+    wide = torch.arange(n) % 3 == 0
+    a, s = _wide_turns(ang, sc, wide, gen)
+    deg = torch.rad2deg(a).abs()
+    assert bool((deg[wide] >= WIDE_DEG[0]).all() and (deg[wide] <= WIDE_DEG[1]).all())
+    assert bool((a[~wide] == ang[~wide]).all() and (s[~wide] == 1).all())
+    assert bool((a[wide] > 0).any() and (a[wide] < 0).any())       # both ways
+    assert bool((s[wide] < 1).all())                                # the ink drawn smaller: sampled from a larger area
+
+
+def test_fanned_crops_cut_each_index_turned_between_quarter_turns_among_its_neighbours(tmp_path: Path) -> None:
+    """cls35's crop sets (``training.train_data.build_fanned_crops``): with a share of 1 every visible index of a
+    scene is cut once more, into its card's class, from its neighbourhood turned ``FAN_DEG`` about it (the quad
+    turned by that angle, the box around it as the finder boxes a turned index)."""
+    import json
+
+    from datasets.synth import generate
+    from training.train_data import FAN_DEG, build_fanned_crops, turned_in_place
+
+    quad = np.array([[100.0, 50.0], [130.0, 50.0], [130.0, 100.0], [100.0, 100.0]])
+    image = np.full((200, 240, 3), 200, np.uint8)
+    patch, q, box = turned_in_place(image, quad, (100.0, 50.0, 130.0, 100.0), 35.0)
+    top = q[1] - q[0]
+    assert abs(abs(math.degrees(math.atan2(top[1], top[0]))) - 35.0) < 1e-6
+    assert patch.shape[0] == patch.shape[1] == 150
+    assert box[0] <= q[:, 0].min() + 1e-6 and box[2] >= q[:, 0].max() - 1e-6
+    assert box[1] <= q[:, 1].min() + 1e-6 and box[3] >= q[:, 1].max() - 1e-6
+    assert abs(q.mean(axis=0) - 75.0).max() < 1e-6                       # about the index's own centre
+
+    scenes = tmp_path / "s"
+    generate(scenes, 2, seed=4, split="train", size=800, workers=1, use_test_deck=True, progress=False)
+    truths = [json.loads(f.read_text()) for f in sorted((scenes / "truth" / "train").glob("*.json"))]
+    visible: dict[str, int] = {}
+    for t in truths:
+        for c in t["cards"]:
+            visible[c["card"]] = visible.get(c["card"], 0) + sum(ix["visible"] for ix in c["index"])
+    out = tmp_path / "fanned"
+    made = build_fanned_crops(scenes, "train", out, seed=0, share=1.0, strips=False)
+    assert made == sum(visible.values()) > 0
+    for card, n in visible.items():
+        assert len(list((out / "train" / card).glob("f*.jpg"))) == n
+    assert FAN_DEG[0] > 20 and FAN_DEG[1] < 45                              # between the quarter turns' reach

@@ -80,6 +80,7 @@ from .train_data import (
     FOREIGN_TIERS,
     SMALL_SIZE,
     build_crops,
+    build_fanned_crops,
     build_tiles,
     class_dirs,
     ensure_bent_scenes,
@@ -226,6 +227,13 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     for scenes_k, out_k, n_k, off in with_strips:
         if n_k:
             _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
+    if phase.fanned:
+        fan_sets = [(scenes, "crops_fanned", getattr(args, phase.scenes), 10)]
+        if args.tight_scenes:
+            fan_sets.append((ensure_tight_scenes(args, work)[0], "crops_fanned_tight", args.tight_scenes, 11))
+        for scenes_k, out_k, n_k, off in fan_sets:
+            more.append(work / out_k)
+            log(f"{out_k}: {build_fanned_crops(scenes_k, 'train', work / out_k, seed + off, n_k)} train (fanned)")
     val_more: list[Path] = []
     if phase.real:
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
@@ -240,7 +248,7 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                             blur_p=phase.blur_p, blur_min=phase.blur_min, more=more, motion_p=phase.motion_p,
                             stretch_p=phase.stretch_p, freeze_bn=phase.freeze_bn, val_more=val_more,
                             neighbour_p=phase.neighbour_p, sharpen_p=phase.sharpen_p, cut_p=phase.cut_p,
-                            strip_p=phase.strip_p)
+                            strip_p=phase.strip_p, wide_p=phase.wide_p)
     export_classifier(best, args.models, phase.exports_as)
 
 
@@ -360,7 +368,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, det9 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls35, det9 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -156,6 +156,66 @@ def readable_strip(ix: dict[str, Any]) -> bool:
             and ix.get("suit_unoccluded", 0.0) >= STRIP_SUIT)
 
 
+FAN_DEG = (25.0, 42.0)  # how far from a quarter turn a fanned crop's index lies, either way
+
+
+def turned_in_place(image: NDArray[np.uint8], quad: NDArray[np.float64], box: tuple[float, float, float, float],
+                    degrees: float) -> tuple[NDArray[np.uint8], NDArray[np.float64], tuple[float, float, float, float]]:
+    """The neighbourhood of an index (3 of its sizes around the quad's centre) turned ``degrees`` about that
+    centre, with everything around it (a fan's card lies turned among its neighbours), and the quad and the
+    upright box around ``box``'s turned corners in that patch's pixels."""
+    c = quad.mean(axis=0)
+    side = int(3 * max(np.ptp(quad[:, 0]), np.ptp(quad[:, 1]), 8.0))
+    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), degrees, 1.0)
+    m[:, 2] += side / 2 - c
+    patch = np.asarray(cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    q = np.c_[quad, np.ones(4)] @ m.T
+    x1, y1, x2, y2 = box
+    corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T
+    return patch, q, (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()),
+                      float(corners[:, 1].max()))
+
+
+def build_fanned_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None,
+                       share: float = 0.35, strips: bool = True) -> int:
+    """Crops of indices turned ``FAN_DEG`` from a quarter turn in their scene, as the cards of a fan lie: a share
+    ``share`` of the visible indices (and, with ``strips``, the readable strips, cut around what shows) are cut
+    from their neighbourhood turned about them (``turned_in_place``: the next card's edge and index turned
+    alike), around the upright box of the turned index as the index finder boxes it, then turned upright by the
+    nearest quarter turn, as the runtime reads them."""
+    done = out / f".done_{split}"
+    if done.exists():
+        return int(done.read_text())
+    dirs = class_dirs(out, split)
+    rng = np.random.default_rng(seed)
+    count = 0
+    items = scene_items(scenes, split, limit)
+    for n, (path, truth) in enumerate(items):
+        raw = cv2.imread(str(path))
+        if raw is None:
+            continue
+        image = np.asarray(raw, np.uint8)
+        for c in truth["cards"]:
+            for j, ix in enumerate(c["index"]):
+                strip = strips and not ix["visible"] and readable_strip(ix)
+                if not (ix["visible"] or strip) or rng.random() >= share:
+                    continue
+                degrees = float(rng.uniform(*FAN_DEG)) * (1 if rng.random() < 0.5 else -1)
+                box = tuple(ix["shown"]) if strip else tuple(ix["box"])
+                patch, q, turned_box = turned_in_place(image, np.asarray(ix["quad"], np.float64), box, degrees)
+                jit = (rng.normal(0, 0.04), rng.normal(0, 0.04), rng.uniform(0.9, 1.15))
+                crop = crop_square(patch, turned_box, jitter=jit)
+                up = np.ascontiguousarray(np.rot90(crop, upright_turns(glyph_up_from_quad(q.tolist(), ix["corner"]))))
+                cv2.imwrite(str(dirs[c["card"]] / f"f{path.stem}_{c['card']}{j}.jpg"), up,
+                            [cv2.IMWRITE_JPEG_QUALITY, 95])
+                count += 1
+        if (n + 1) % 100 == 0 or n + 1 == len(items):
+            log(f"fanned crops/{split}: {n + 1}/{len(items)} scenes, {count} crops")
+    done.write_text(str(count))  # (no background class here: train_reader._load_crops takes empty folders)
+    return count
+
+
 def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None, bg_per_scene: int = 12,
                 flip_bg: float = 0.08, ranks: str | None = None, strips: bool = False, turn_bg: float = 0.0) -> int:
     """Upright-turned crops of every visible index (52 classes) and background crops (``zz_bg``).

@@ -77,6 +77,9 @@ class ClsPhase:
     sharpen_p: float = 0.0  # share of the crops not blurred that are sharpened (real webcams: edges half as wide)
     bent: bool = False     # also the crops of the --bent-scenes scenes: bowed cards, glare bands across indices
     look: bool = False     # also the crops of the --look-scenes scenes: the camera look measured on real photos
+    wide_p: float = 0.0    # share of each batch's index crops turned 30-42 deg (train_reader.WIDE_DEG): a fan's cards
+    fanned: bool = False   # also crops of the train and tight scenes' indices cut turned among their neighbours
+    #                        (train_data.build_fanned_crops: FAN_DEG from a quarter turn, as a fan's cards lie)
 
 
 DET_PHASES = {
@@ -285,6 +288,21 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       strip_p=0.2, exports_as="index_cls2.onnx"),
+    # cls19 (models/index_cls2.pt when its run is not here) and cls17 (models/index_cls.pt) continued on their own
+    # data with a third of each batch's index crops turned 30-42 deg instead of up to 30: the cards of a fan lie
+    # between quarter turns, and the held-out real photos turned 45 deg lose a twentieth of their cards
+    "cls33": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      wide_p=0.3, exports_as="index_cls2.onnx"),
+    "cls34": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, wide_p=0.3),
+    # cls17 continued on its data with crops of indices cut turned 25-42 deg among their neighbours beside it: in
+    # a turned tight row the upright box around a strip holds its neighbours' ink too (benchmarks/real_turned.py)
+    "cls35": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, fanned=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -316,6 +334,9 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls29": (1.0, 3),
     "cls30": (1.0, 2),
     "cls31": (1.0, 2),
+    "cls33": (1.0, 2),
+    "cls34": (1.0, 2),
+    "cls35": (1.0, 2),
 }
 
 

@@ -99,9 +99,28 @@ def _sharpen(x: Any, gen: Any, chosen: Any) -> Any:
     return x
 
 
+WIDE_DEG = (30.0, 42.0)  # the turns of ``wide_p``'s crops, either way: cards of a fan lie between quarter turns
+INDEX_ASPECT = 0.6       # an index's width over its height, about (the upright box of a turned index)
+
+
+def _wide_turns(ang: Any, sc: Any, wide: Any, gen: Any) -> tuple[Any, Any]:
+    """``ang`` and ``sc`` (the batch's turns, radians, and scales) with the crops ``wide`` marks turned
+    ``WIDE_DEG`` either way and their ink made smaller by the growth of a turned index's upright box (the
+    runtime crops around that box: ``vision.tiles.crop_square``)."""
+    import torch
+
+    n = len(ang)
+    lo, hi = (math.radians(d) for d in WIDE_DEG)
+    a = (lo + (hi - lo) * torch.rand(n, generator=gen)) * torch.where(torch.rand(n, generator=gen) < 0.5, -1.0, 1.0)
+    grow = torch.cos(a).abs() + INDEX_ASPECT * torch.sin(a).abs()
+    return torch.where(wide, a, ang), torch.where(wide, sc / grow, sc)
+
+
 def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_min: float = 0.35,
-             motion_p: float = 0.0, stretch_p: float = 0.0, sharpen_p: float = 0.0) -> Any:
-    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``; a share
+             motion_p: float = 0.0, stretch_p: float = 0.0, sharpen_p: float = 0.0, wide: Any = None) -> Any:
+    """Batch augmentation on tensors (float 0..1, NCHW): affine (turns up to ``max_deg``; the crops ``wide``
+    marks (a boolean mask, or None) turned ``WIDE_DEG`` instead, either way, their ink shrunk as a turned index's
+    upright box grows: ``_wide_turns``; a share
     ``stretch_p`` also stretched along one axis by up to 1.8 x, as a webcam's 16:9 frame stored square
     stretches it), blur (a share ``blur_p`` of the batch shrunk to ``blur_min``..``blur_min + 0.4`` and
     back), motion blur (a share ``motion_p``), sharpening (a share ``sharpen_p`` of the crops not blurred:
@@ -112,6 +131,8 @@ def _augment(x: Any, gen: Any, max_deg: float = 12.0, blur_p: float = 0.3, blur_
     n = x.shape[0]
     ang = (torch.rand(n, generator=gen) - 0.5) * math.radians(2 * max_deg)
     sc = 1 + (torch.rand(n, generator=gen) - 0.5) * 0.25
+    if wide is not None and bool(wide.any()):
+        ang, sc = _wide_turns(ang, sc, wide, gen)
     tx, ty = ((torch.rand(2, n, generator=gen) - 0.5) * 0.16)
     cos, sin = torch.cos(ang) / sc, torch.sin(ang) / sc
     theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
@@ -148,7 +169,7 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                      blur_p: float = 0.3, blur_min: float = 0.35, more: list[Path] | None = None,
                      motion_p: float = 0.0, stretch_p: float = 0.0, freeze_bn: bool = False,
                      val_more: list[Path] | None = None, neighbour_p: float = 0.0, sharpen_p: float = 0.0,
-                     cut_p: float = 0.0, strip_p: float = 0.0) -> Path:
+                     cut_p: float = 0.0, strip_p: float = 0.0, wide_p: float = 0.0) -> Path:
     """Stage 2: ultralytics' yolo11n-cls (from its YAML) trained with a plain torch loop on in-memory crops.
 
     ``freeze_bn``: the batch norms keep their running statistics (eval mode) while the rest trains: a phase
@@ -158,7 +179,9 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
     share of each batch given the cards of a tight row around its index (``training.neighbours``), ``cut_p`` the
     share of those whose covering card's edge cuts into the index's ink; ``strip_p``: the share of each batch cut
     down to a strip of its index (``training.neighbours.cut_strips``: a row or fan laid tighter still);
-    ``sharpen_p``: the share of the crops not blurred that are sharpened (``_sharpen``).
+    ``sharpen_p``: the share of the crops not blurred that are sharpened (``_sharpen``); ``wide_p``: the share of
+    each batch's index crops (never the background's: sideways indices are background) turned ``WIDE_DEG``, as the
+    cards of a fan lie.
 
     Measured here: ultralytics' own classify loader (PIL transforms, 0 workers on CPU) spent
     ~10 s per batch of 128 at 64 px while the model's forward+backward took 0.5 s.
@@ -224,8 +247,13 @@ def train_classifier(crops: Path, run: Path, epochs: int, hours: float | None, r
                                      None if donors is None else donors[idx], cut_p)
             if strip_p > 0:
                 x = cut_strips(x, ink[idx], paper[idx], gen, strip_p, None if donors is None else donors[idx])
-            x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p, sharpen_p)
             y = ytr[idx]
+            wide = None
+            if wide_p > 0:
+                wide = torch.rand(len(y), generator=gen) < wide_p
+                if BG_CLASS in names:
+                    wide &= y != names.index(BG_CLASS)
+            x = _augment(x, gen, max_deg, blur_p, blur_min, motion_p, stretch_p, sharpen_p, wide)
             out = model(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.05)
             opt.zero_grad()
