@@ -49,7 +49,11 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    scenes with the camera look measured on real photos (``datasets.synth --look real``). ``cls26``-``cls31`` (on
    request) continue ``cls19`` (``cls26``, ``cls29``, ``cls31``) and ``cls17`` (``cls27``, ``cls28``, ``cls30``),
    each from the one before it, with a share of each batch cut down to strips of its index
-   (``training.neighbours.cut_strips``; measured by ``benchmarks/real_strips.py``). The last
+   (``training.neighbours.cut_strips``; measured by ``benchmarks/real_strips.py``). ``cls33``-``cls36`` (on
+   request) continue ``cls19`` (``cls33``, ``cls36``) and ``cls17`` (``cls34``, ``cls35``) with index crops
+   turned 30-42 deg in the batch (``cls33``, ``cls34``) or beside crops cut turned 25-42 deg among their
+   neighbours (``cls35``, ``cls36``: ``training.train_data.build_fanned_crops``), as a fan's cards lie
+   (``benchmarks/real_turned.py``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -368,7 +372,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls35, det9 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls36, det9 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

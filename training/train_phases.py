@@ -303,6 +303,11 @@ CLS_PHASES = {
     "cls35": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
                       stretch_p=0.5, freeze_bn=True, fanned=True),
+    # the same for the second reader: cls19 continued on its data beside those fanned crops
+    "cls36": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      fanned=True, exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -337,6 +342,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls33": (1.0, 2),
     "cls34": (1.0, 2),
     "cls35": (1.0, 2),
+    "cls36": (1.0, 2),
 }
 
 
