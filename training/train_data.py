@@ -10,6 +10,7 @@ import math
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +157,16 @@ def readable_strip(ix: dict[str, Any]) -> bool:
             and ix.get("suit_unoccluded", 0.0) >= STRIP_SUIT)
 
 
+def scene_images(scenes: Path, split: str, limit: int | None = None
+                 ) -> Iterator[tuple[int, int, Path, dict[str, Any], NDArray[np.uint8]]]:
+    """The scenes of a split that can be read: (position, how many, image path, truth, image)."""
+    items = scene_items(scenes, split, limit)
+    for n, (path, truth) in enumerate(items):
+        raw = cv2.imread(str(path))
+        if raw is not None:
+            yield n, len(items), path, truth, np.asarray(raw, np.uint8)
+
+
 FAN_DEG = (25.0, 42.0)  # how far from a quarter turn a fanned crop's index lies, either way
 
 
@@ -190,12 +201,7 @@ def build_fanned_crops(scenes: Path, split: str, out: Path, seed: int, limit: in
     dirs = class_dirs(out, split)
     rng = np.random.default_rng(seed)
     count = 0
-    items = scene_items(scenes, split, limit)
-    for n, (path, truth) in enumerate(items):
-        raw = cv2.imread(str(path))
-        if raw is None:
-            continue
-        image = np.asarray(raw, np.uint8)
+    for n, total, path, truth, image in scene_images(scenes, split, limit):
         for c in truth["cards"]:
             for j, ix in enumerate(c["index"]):
                 strip = strips and not ix["visible"] and readable_strip(ix)
@@ -210,8 +216,8 @@ def build_fanned_crops(scenes: Path, split: str, out: Path, seed: int, limit: in
                 cv2.imwrite(str(dirs[c["card"]] / f"f{path.stem}_{c['card']}{j}.jpg"), up,
                             [cv2.IMWRITE_JPEG_QUALITY, 95])
                 count += 1
-        if (n + 1) % 100 == 0 or n + 1 == len(items):
-            log(f"fanned crops/{split}: {n + 1}/{len(items)} scenes, {count} crops")
+        if (n + 1) % 100 == 0 or n + 1 == total:
+            log(f"fanned crops/{split}: {n + 1}/{total} scenes, {count} crops")
     done.write_text(str(count))  # (no background class here: train_reader._load_crops takes empty folders)
     return count
 
@@ -232,12 +238,7 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
     dirs = class_dirs(out, split)
     rng = np.random.default_rng(seed)
     count = 0
-    items = scene_items(scenes, split, limit)
-    for n, (path, truth) in enumerate(items):
-        raw = cv2.imread(str(path))
-        if raw is None:
-            continue
-        image = np.asarray(raw, np.uint8)
+    for n, total, path, truth, image in scene_images(scenes, split, limit):
         h, w = image.shape[:2]
         centres, sizes = [], []
         for c in truth["cards"]:
@@ -291,8 +292,8 @@ def build_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | Non
             cv2.imwrite(str(dirs[BG_CLASS] / f"{path.stem}_bg{made}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
             made += 1
             count += 1
-        if (n + 1) % 50 == 0 or n + 1 == len(items):
-            log(f"crops/{split}: {n + 1}/{len(items)} scenes, {count} crops")
+        if (n + 1) % 50 == 0 or n + 1 == total:
+            log(f"crops/{split}: {n + 1}/{total} scenes, {count} crops")
     for name, d in dirs.items():  # tiny runs: the image-folder loader refuses an empty class
         if ranks is None and not any(d.iterdir()):
             twin = next((out / "train" / name).glob("*.jpg"), None)
