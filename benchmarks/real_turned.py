@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from training.evaluate_real import SourceReport, score_photo
 from training.realsets import LabelledIndex, RealPhoto, cardcounter
+from training.train_data import box_under
 from vision.detector import MODELS, CardDetector
 from vision.image_io import read_image
 
@@ -46,13 +47,9 @@ def turned(image: npt.NDArray[np.uint8], photo: RealPhoto, degrees: float
     m[1, 2] += out_h / 2 - h / 2
     fill = tuple(float(v) for v in np.median(wide.reshape(-1, 3), axis=0))
     out = cv2.warpAffine(wide, m, (out_w, out_h), flags=cv2.INTER_CUBIC, borderValue=fill)
-    labels = []
-    for ix in photo.indices:
-        x1, y1, x2, y2 = ix.box
-        corners = np.array([[x1 * sx, y1, 1], [x2 * sx, y1, 1], [x2 * sx, y2, 1], [x1 * sx, y2, 1]]) @ m.T
-        labels.append(LabelledIndex(ix.card, (float(corners[:, 0].min()), float(corners[:, 1].min()),
-                                              float(corners[:, 0].max()), float(corners[:, 1].max()))))
-    return np.asarray(out, np.uint8), RealPhoto(photo.path, tuple(labels))
+    labels = tuple(LabelledIndex(ix.card, box_under((ix.box[0] * sx, ix.box[1], ix.box[2] * sx, ix.box[3]), m))
+                   for ix in photo.indices)
+    return np.asarray(out, np.uint8), RealPhoto(photo.path, labels)
 
 
 def measure(detector: CardDetector, photos: list[RealPhoto], degrees: float) -> SourceReport:

@@ -21,15 +21,15 @@ import numpy as np
 from vision.image_io import read_image
 
 from .realsets import RealPhoto
-from .train_data import tile_label
+from .train_data import box_under, tile_label
 
 
 def _turned_box(box: np.ndarray, m: np.ndarray) -> np.ndarray:
     """The axis-aligned box of ``box``'s corners under the affine ``m``, shrunk about its centre so that its area
     is at most the original's times the zoom squared (a turned index's box does not grow with the turn)."""
     x1, y1, x2, y2 = box
-    pts = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], np.float64) @ m.T
-    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    bx1, by1, bx2, by2 = box_under(box, m)
+    lo, hi = np.array([bx1, by1]), np.array([bx2, by2])
     zoom2 = abs(np.linalg.det(m[:, :2]))
     area = (hi[0] - lo[0]) * (hi[1] - lo[1])
     want = (x2 - x1) * (y2 - y1) * zoom2

@@ -10,7 +10,7 @@ import math
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +167,13 @@ def scene_images(scenes: Path, split: str, limit: int | None = None
             yield n, len(items), path, truth, np.asarray(raw, np.uint8)
 
 
+def box_under(box: Sequence[float] | NDArray[Any], m: NDArray[Any]) -> tuple[float, float, float, float]:
+    """The upright box (x1, y1, x2, y2) around the corners of ``box`` moved by the 2 x 3 affine ``m``."""
+    x1, y1, x2, y2 = box
+    pts = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], np.float64) @ m.T
+    return float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max())
+
+
 FAN_DEG = (25.0, 42.0)  # how far from a quarter turn a fanned crop's index lies, either way
 
 
@@ -181,11 +188,7 @@ def turned_in_place(image: NDArray[np.uint8], quad: NDArray[np.float64], box: tu
     m[:, 2] += side / 2 - c
     patch = np.asarray(cv2.warpAffine(image, m, (side, side), flags=cv2.INTER_LINEAR,
                                       borderMode=cv2.BORDER_REPLICATE), np.uint8)
-    q = np.c_[quad, np.ones(4)] @ m.T
-    x1, y1, x2, y2 = box
-    corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T
-    return patch, q, (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()),
-                      float(corners[:, 1].max()))
+    return patch, np.c_[quad, np.ones(4)] @ m.T, box_under(box, m)
 
 
 def build_fanned_crops(scenes: Path, split: str, out: Path, seed: int, limit: int | None = None,
