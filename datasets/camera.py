@@ -57,11 +57,16 @@ def look_at(target: tuple[float, float], distance: float, tilt: float, yaw: floa
 
 
 def frame_table(points: NDArray[np.float64], width: int, height: int,
-                rng: np.random.Generator, max_tilt_deg: float = 40.0) -> Camera:
-    """A random phone camera that sees all ``points`` (n, 2 in table mm: the cards' corners)."""
+                rng: np.random.Generator, max_tilt_deg: float = 40.0,
+                tilt_range: tuple[float, float] | None = None) -> Camera:
+    """A random phone camera that sees all ``points`` (n, 2 in table mm: the cards' corners); ``tilt_range``
+    (degrees): the tilt drawn evenly from it instead of mostly near straight down."""
     x0, y0 = points.min(axis=0)
     x1, y1 = points.max(axis=0)
-    tilt = math.radians(min(max_tilt_deg, abs(rng.normal(0, max_tilt_deg * 0.55))))
+    if tilt_range is None:
+        tilt = math.radians(min(max_tilt_deg, abs(rng.normal(0, max_tilt_deg * 0.55))))
+    else:
+        tilt = math.radians(rng.uniform(*tilt_range))
     yaw = rng.normal(0, math.radians(12))
     roll = rng.normal(0, math.radians(2.5))
     hfov = math.radians(rng.uniform(55, 75))

@@ -55,7 +55,8 @@ TIGHT_ROW_STEP = (0.86, 1.06)  # a tight stack's row step, in index extents: the
 
 
 def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h: float, free: bool,
-                         rng: np.random.Generator, tight: np.random.Generator | None = None
+                         rng: np.random.Generator, tight: np.random.Generator | None = None,
+                         showing: tuple[float, float] | None = None
                          ) -> list[tuple[Card, str | None, int, float, float, float]]:
     """Poses (card, row, pos, x, y, angle) with the player at +y; draw order = list order.
 
@@ -65,7 +66,8 @@ def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h
     card covers all but a strip of the index (``TIGHT_PITCH``), in the others it just clears it
     (``TIGHT_CLEAR``); in half the hands the rows are drawn from the other side (so the strips are of the
     bottom-right indices), and in 70 % each next row steps less than an index (``TIGHT_ROW_STEP``), cutting
-    through the suit.
+    through the suit. ``showing`` (low, high, in index extents): every row overlapped, each next card
+    leaving that much of the one below showing, drawn per hand (``None``: as drawn above).
     """
     if free:
         return _free_shape(rows, w, h, index_w, rng)
@@ -76,6 +78,8 @@ def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h
         pitch = w * rng.uniform(1.02, 1.25)
     stacked = rng.random() < 0.6
     row_step = (index_h + h * rng.uniform(0.08, 0.4)) if stacked else h * rng.uniform(1.03, 1.25)
+    if showing is not None:
+        pitch = index_w * rng.uniform(*showing)
     reverse_cards = reverse_rows = False
     if tight is not None:
         pitch = index_w * tight.uniform(*(TIGHT_PITCH if tight.random() < 0.5 else TIGHT_CLEAR))
@@ -117,13 +121,16 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 
 def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h: float, index_w: float,
               index_h: float, rng: np.random.Generator, tight: np.random.Generator | None = None,
-              tight_share: float = 0.0) -> tuple[list[CardPose], list[tuple[float, ...]]]:
+              tight_share: float = 0.0, showing: tuple[float, float] | None = None
+              ) -> tuple[list[CardPose], list[tuple[float, ...]]]:
     """Poses of every card on the table and each hand's bounding box (mm). A share ``tight_share`` of the
-    hands laid tight (``hand_in_player_frame``), drawn from ``tight``: without it the table is the same."""
+    hands laid tight (``hand_in_player_frame``), drawn from ``tight``: without it the table is the same.
+    ``showing``: every hand's rows overlapped, leaving that many index extents of each covered card showing."""
     local = []
     for rows, f in zip(hands, free, strict=True):
         laid_tight = tight is not None and tight.random() < tight_share
-        local.append(hand_in_player_frame(rows, w, h, index_w, index_h, f, rng, tight if laid_tight else None))
+        local.append(hand_in_player_frame(rows, w, h, index_w, index_h, f, rng, tight if laid_tight else None,
+                                          showing))
     angles = [SEAT_ANGLE[s] + rng.normal(0, 0.06) for s in seats]
     radius = 0.2 * h
     rng_offsets = {s: float(rng.normal(0, 0.15 * w)) for s in SEATS}

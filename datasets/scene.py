@@ -170,16 +170,33 @@ def _strip_truth(canvas: Canvas, face: NDArray[Any], box: tuple[float, float, fl
             "shown": None if shown is None else [round(v, 2) for v in shown]}
 
 
+@dataclass(frozen=True)
+class HeldTables:
+    """Tables laid and photographed as a phone is held over them (``make_scene(held=True)``): the issue's
+    check of real-card tables photographed "tilted 15-35 degrees, 15-25 % of each covered card showing"."""
+
+    players: tuple[int, ...] = (2, 3)
+    # of each covered card, in index extents: a real deck's index reaches about 0.16 of the card's width
+    showing: tuple[float, float] = (0.95, 1.55)
+    tilt_deg: tuple[float, float] = (15.0, 35.0)
+
+
+HELD = HeldTables()
+
+
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
                split: str = "train", effects: bool = True, soften: bool = True, tight: float = 0.0,
-               bent: float = 0.0, real_look: bool = False) -> Scene:
+               bent: float = 0.0, real_look: bool = False, held: bool = False) -> Scene:
     """Scene ``index`` of ``seed``. ``effects=False``: the composite before the camera's look;
     ``soften=False``: the look without its softening effects (blur, depth of field, resolution
     loss). Neither changes the layout or the ground truth. ``tight``: the share of hands laid in
     tight rows where only a strip of each index shows (``datasets.layout``; 0: the scene is as before).
     ``bent``: the share of cards bowed a little, with the shading and glossy glare band that gives
     (``effects.bent_card_light``; drawn from its own stream, so 0 leaves the scene as before). ``real_look``: the
-    softening, grain and JPEG measured on real photos (``effects.REAL_LOOK``) instead of the guessed ones."""
+    softening, grain and JPEG measured on real photos (``effects.REAL_LOOK``) instead of the guessed ones.
+    ``held``: the table as the phone-held check lays it (``HELD``): 2-3 players, every row overlapped with
+    0.95-1.55 index extents of each covered card showing (15-25 % of a real deck's card), the camera tilted
+    15-35 degrees (the scene is another table)."""
     rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -187,7 +204,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     art = in_family[int(rng.integers(0, len(in_family)))]
 
     # --- the deal and the layout -----------------------------------------------------------
-    n_players = int(rng.choice([2, 3, 4], p=[0.25, 0.3, 0.45]))
+    n_players = int(rng.choice(HELD.players) if held else rng.choice([2, 3, 4], p=[0.25, 0.3, 0.45]))
     seats = _seats(rng, n_players)
     hands: list[DealtHand] = deal_round(rng, n_players)
     free = [h.mode == "special" and h.intended_special in FREE_SHAPE_SPECIALS and rng.random() < 0.35
@@ -199,7 +216,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     index_h = float(art.boxes[:, 3].max()) * mm_per_px
     tight_rng = scene_rng(seed, index, stream=3, split=split) if tight > 0 else None
     poses, hand_boxes = lay_table([h.rows for h in hands], seats, free, CARD_W_MM, card_h_mm, index_w, index_h, rng,
-                                  tight_rng, tight)
+                                  tight_rng, tight, HELD.showing if held else None)
     xs = [b[0] for b in hand_boxes] + [b[2] for b in hand_boxes]
     ys = [b[1] for b in hand_boxes] + [b[3] for b in hand_boxes]
     pad = 0.25 * CARD_W_MM
@@ -211,7 +228,7 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     aspect = rng.choice([4 / 3, 16 / 9, 1.0], p=[0.7, 0.2, 0.1])
     long_side, short_side = size, int(round(size / aspect / 2) * 2)
     width, height = (short_side, long_side) if portrait else (long_side, short_side)
-    cam = frame_table(card_pts, width, height, rng)
+    cam = frame_table(card_pts, width, height, rng, tilt_range=HELD.tilt_deg if held else None)
     centre = ((extent[0] + extent[2]) / 2, (extent[1] + extent[3]) / 2)
 
     # --- background, shadows ----------------------------------------------------------------

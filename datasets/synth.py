@@ -82,11 +82,11 @@ LOOKS = ("camera", "sharp", "none", "real")
 
 
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
-                size: Size, look: str = "camera", tight: float = 0.0, bent: float = 0.0) -> int:
+                size: Size, look: str = "camera", tight: float = 0.0, bent: float = 0.0, held: bool = False) -> int:
     """Generate and write one scene; returns its number of labels."""
     scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split,
                        effects=look != "none", soften=look == "camera", tight=tight, bent=bent,
-                       real_look=look == "real")
+                       real_look=look == "real", held=held)
     name = scene_name(seed, index)
     lo, hi = REAL_LOOK.jpeg_quality if look == "real" else (55, 96)
     quality = int(scene_rng(seed, index, stream=1, split=split).integers(lo, hi))
@@ -107,7 +107,7 @@ SCENES_PER_FONT_DECK = 10  # --font-decks: each run of this many scenes draws on
 
 def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
                  tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False, look: str = "camera",
-                 tight: float = 0.0, bent: float = 0.0) -> None:
+                 tight: float = 0.0, bent: float = 0.0, held: bool = False) -> None:
     cv2.setNumThreads(1)
     if font_decks:
         decks: list[CardArt] = []
@@ -116,7 +116,7 @@ def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: boo
     else:
         decks = split_decks(split, tiers=tiers)  # type: ignore[arg-type]
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks, look=look,
-                   tight=tight, bent=bent, textures=[] if use_test_deck else texture_files(textures_dir()))
+                   tight=tight, bent=bent, held=held, textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
 def _work(index: int) -> int:
@@ -127,18 +127,18 @@ def _work(index: int) -> int:
             from .font_decks import font_deck
             w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k)], k
     return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"], w["look"],
-                       w["tight"], w["bent"])
+                       w["tight"], w["bent"], w["held"])
 
 
 def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
              start: int = 0, use_test_deck: bool = False, progress: bool = True,
              tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False,
-             look: str = "camera", tight: float = 0.0, bent: float = 0.0) -> dict[str, float]:
+             look: str = "camera", tight: float = 0.0, bent: float = 0.0, held: bool = False) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
-    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight, bent)
+    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight, bent, held)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -201,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bent", type=float, default=0.0,
                     help="share of the cards bowed a little: their shading runs across them and a glossy band of "
                          "glare along them (default 0: the tables are as without the option)")
+    ap.add_argument("--held", action="store_true",
+                    help="tables as a phone held over them sees them: 2-3 players, every row overlapped with "
+                         "0.95-1.55 index extents of each covered card showing (15-25 %% of a real deck's card), "
+                         "the camera tilted 15-35 degrees (other tables than without)")
     args = ap.parse_args(argv)
     for name in ("tight", "bent"):
         if not 0.0 <= getattr(args, name) <= 1.0:
@@ -216,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {err} (cache root {cache_root()})", file=sys.stderr)
             return 2
     stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
-                     tiers=tiers, font_decks=args.font_decks, look=args.look, tight=args.tight, bent=args.bent)
+                     tiers=tiers, font_decks=args.font_decks, look=args.look, tight=args.tight, bent=args.bent,
+                     held=args.held)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:

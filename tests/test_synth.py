@@ -401,3 +401,26 @@ def test_the_recipes_bent_scenes_are_the_generators_bowed_cards(tmp_path: Path) 
     img = "images/train/s111_000000.jpg"
     assert (bent / img).read_bytes() != (tmp_path / "flat" / img).read_bytes()
     assert 0 < BENT_SHARE <= 1
+
+
+def test_held_tables_are_laid_and_photographed_as_the_phone_held_check(proc_deck: CardArt) -> None:
+    """``held``: 2-3 players, the camera tilted 15-35 degrees, and every hand laid in rows where each next card
+    leaves 0.95-1.55 index extents of the one below showing (the row's pitch, measured on the table)."""
+    from datasets.layout import hand_in_player_frame
+    from datasets.scene import HELD
+
+    for index in range(4):
+        truth = make_scene(3, index, [proc_deck], [], SIZE, held=True).truth
+        _check_truth(truth)
+        assert len(truth["round"]["players"]) in HELD.players
+        assert HELD.tilt_deg[0] <= truth["camera"]["tilt_deg"] <= HELD.tilt_deg[1]
+
+    rows = (tuple(DECK[:3]), tuple(DECK[3:8]), tuple(DECK[8:13]))
+    index_w, w = 9.0, 63.0
+    for seed in range(20):
+        poses = hand_in_player_frame(rows, w, 88.0, index_w, 14.0, False, np.random.default_rng(seed),
+                                     showing=HELD.showing)
+        for row in ("head", "middle", "tail"):
+            xs = sorted(x for _c, r, _p, x, _y, _a in poses if r == row)
+            pitch = float(np.mean(np.diff(xs)))
+            assert HELD.showing[0] * index_w - 0.03 * w <= pitch <= HELD.showing[1] * index_w + 0.03 * w
