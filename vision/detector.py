@@ -40,6 +40,7 @@ from .holes import hole_boxes
 from .join import READ_FLOOR, IndexHit, join_indices, overlap
 from .stretch import SAMPLE, Stretch, choose_stretch
 from .tiles import BG_CLASS, CROP_SIZE, crop_square, nms
+from .turn import card_turn
 from .types import Box, CardDetection, Detections
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -57,6 +58,13 @@ SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the tw
 # 95 + 348 -> 95 + 349, cards read 102 + 367 -> 101 + 367; photos in their own shape are never asked (the
 # validation tables 88 + 128 as before). The weight is the plain mean: 0.3 of the other frame kept one of the two.
 OTHER_FRAME_BELOW = 0.9
+# An index whose card lies turned this many degrees or more from the photo's axes (vision.turn.card_turn) is also read
+# in crops turned upright; where both readings find the index in one quarter turn, their mean is its reading, and from
+# TURN_ONLY_FROM degrees the turned one alone (the readers were trained on turns up to 30 degrees). Chosen on the
+# validation tables, the phone-held validation tables and the real photos turned (benchmarks/real_turned.py): see
+# the model card's "Turned cards".
+TURN_MEAN_FROM = 12.0
+TURN_ONLY_FROM = 30.0
 
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
@@ -155,6 +163,9 @@ class CardDetector:
         self.tta: tuple[tuple[float, float, float], ...] = (
             (0.0, 0.0, 1.0), (0.0, 0.0, 1.15), (0.0, 0.0, 0.9), (0.05, 0.05, 1.0), (-0.05, -0.05, 1.0))
         self.turns_read = 2         # the turns the test-time crops after the first are read in (``_read_turns``)
+        self.turned = True          # indices of turned cards also read turned upright (``_read_pair``)
+        self.turn_mean_from = TURN_MEAN_FROM
+        self.turn_only_from = TURN_ONLY_FROM
         self._det_input = self.det.get_inputs()[0].name
 
     @staticmethod
@@ -256,10 +267,33 @@ class CardDetector:
     def _read_pair(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch | None = None) -> F32:
         """The readers' probabilities (n, 4 turns, classes) before the temperature: the first reader's over the
         test-time crops, the two readers' mean where the first is unsure; the crops cut from ``image`` widened
-        by ``stretch`` (without resampling the whole image)."""
+        by ``stretch`` (without resampling the whole image). An index whose card lies turned (``card_turn``)
+        ``turn_mean_from`` degrees or more is also read turned upright, and where that reads it in the same quarter
+        turn, the two readings' mean is its reading; from ``turn_only_from`` degrees the turned reading alone,
+        whichever quarter turn it reads."""
         s = (1.0, 1.0) if stretch is None else (stretch.sx, stretch.sy)
-        x = TurnedCrops([crop_square(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), jitter=jit,
-                                     stretch=s) for b in boxes for jit in self.tta])
+        listed = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
+        probs = self._read_crops_of(image, listed, np.zeros(len(listed)), s)
+        if not self.turned or not listed:
+            return probs
+        turns = np.array([card_turn(image, b, s) for b in listed])
+        asked = np.flatnonzero(np.abs(turns) >= self.turn_mean_from)
+        if not len(asked):
+            return probs
+        upright = self._read_crops_of(image, [listed[i] for i in asked], turns[asked], s)
+        same = self._best_card(upright).argmax(axis=1) == self._best_card(probs[asked]).argmax(axis=1)
+        only = np.abs(turns[asked]) >= self.turn_only_from
+        for j in np.flatnonzero(same | only):   # past the trained turns, the upright crops' quarter turn is a guess
+            i = asked[j]
+            probs[i] = upright[j] if only[j] else (probs[i] + upright[j]) / 2
+        return probs
+
+    def _read_crops_of(self, image: npt.NDArray[np.uint8], boxes: list[Box], turns: npt.NDArray[np.float64],
+                       s: tuple[float, float]) -> F32:
+        """The first reader's probabilities (n, 4 turns, classes) over the test-time crops of ``boxes``, each crop
+        turned ``turns`` degrees, with the two readers' mean where the first is unsure."""
+        x = TurnedCrops([crop_square(image, b, jitter=jit, stretch=s, turn=float(t))
+                         for b, t in zip(boxes, turns, strict=True) for jit in self.tta])
         probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
         return self._second_opinion(probs, lambda rows: self._read_turns(self.second, x, rows))
 

@@ -65,12 +65,13 @@ def upright_turns(angle: float) -> int:
 
 def crop_square(image: Image, box: Box, margin: float = CROP_MARGIN, size: int = CROP_SIZE,
                 jitter: tuple[float, float, float] = (0.0, 0.0, 1.0),
-                stretch: tuple[float, float] = (1.0, 1.0)) -> Image:
+                stretch: tuple[float, float] = (1.0, 1.0), turn: float = 0.0) -> Image:
     """The square crop around ``box`` (x1, y1, x2, y2), resized to ``size``; border replicated.
 
     ``jitter`` = (dx, dy, scale) in units of the crop side (training augmentation). ``stretch`` = (sx, sy):
     the crop of the image widened that many times along x and y (``vision.stretch``), without
-    resampling the whole image.
+    resampling the whole image. ``turn`` (degrees, as ``cv2.getRotationMatrix2D`` counts them): the crop's
+    content turned that much about its centre (``vision.turn.card_turn``: a turned card's index read upright).
     """
     sx, sy = stretch
     x1, y1, x2, y2 = box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy
@@ -80,6 +81,10 @@ def crop_square(image: Image, box: Box, margin: float = CROP_MARGIN, size: int =
     s = size / side
     # affine: image -> crop, maps (cx - side/2, cy - side/2) of the stretched image to (0, 0)
     m = np.array([[s * sx, 0, -s * (cx - side / 2)], [0, s * sy, -s * (cy - side / 2)]], dtype=np.float64)
+    if turn:  # the widened image, moved to the crop's centre, turned and scaled there
+        r = cv2.getRotationMatrix2D((0.0, 0.0), turn, s)
+        m = r @ np.array([[sx, 0, -cx], [0, sy, -cy], [0, 0, 1.0]])
+        m[:, 2] += size / 2
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
     return np.asarray(cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE))
 
