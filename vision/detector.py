@@ -273,19 +273,21 @@ class CardDetector:
         whichever quarter turn it reads."""
         s = (1.0, 1.0) if stretch is None else (stretch.sx, stretch.sy)
         listed = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
-        probs = self._read_crops_of(image, listed, np.zeros(len(listed)), s)
-        if not self.turned or not listed:
-            return probs
-        turns = np.array([card_turn(image, b, s) for b in listed])
-        asked = np.flatnonzero(np.abs(turns) >= self.turn_mean_from)
-        if not len(asked):
-            return probs
-        upright = self._read_crops_of(image, [listed[i] for i in asked], turns[asked], s)
-        same = self._best_card(upright).argmax(axis=1) == self._best_card(probs[asked]).argmax(axis=1)
-        only = np.abs(turns[asked]) >= self.turn_only_from
-        for j in np.flatnonzero(same | only):   # past the trained turns, the upright crops' quarter turn is a guess
-            i = asked[j]
-            probs[i] = upright[j] if only[j] else (probs[i] + upright[j]) / 2
+        turns = np.array([card_turn(image, b, s) for b in listed] if self.turned else np.zeros(len(listed)))
+        only = np.abs(turns) >= self.turn_only_from
+        asked = np.flatnonzero(np.abs(turns) >= min(self.turn_mean_from, self.turn_only_from))
+        plain = np.flatnonzero(~only)   # past the trained turns, the upright crops' reading is not used at all
+        probs = np.zeros((len(listed), 4, len(self.names)), np.float32)
+        if len(plain):
+            probs[plain] = self._read_crops_of(image, [listed[i] for i in plain], np.zeros(len(plain)), s)
+        if len(asked):
+            upright = self._read_crops_of(image, [listed[i] for i in asked], turns[asked], s)
+            same = self._best_card(upright).argmax(axis=1) == self._best_card(probs[asked]).argmax(axis=1)
+            for j, i in enumerate(asked):
+                if only[i]:
+                    probs[i] = upright[j]
+                elif same[j]:
+                    probs[i] = (probs[i] + upright[j]) / 2
         return probs
 
     def _read_crops_of(self, image: npt.NDArray[np.uint8], boxes: list[Box], turns: npt.NDArray[np.float64],
