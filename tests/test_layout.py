@@ -32,19 +32,22 @@ def card_at(card: Card, cx: float, cy: float, up: float, confidence: float = 0.9
 
 
 def seat_cards(rows_text: str, seat: str, centre: tuple[float, float], overlap: float = 0.35,
-               jitter: float = 0.0, rng: np.random.Generator | None = None) -> list[CardDetection]:
-    """Three rows laid facing ``seat``'s player, head farthest, around ``centre``."""
+               jitter: float = 0.0, rng: np.random.Generator | None = None, slant: float = 0.0, apart: float = 1.15) -> list[CardDetection]:
+    """Three rows laid facing ``seat``'s player, head farthest, around ``centre``; ``slant``: each card lies that
+    share of its step along the row nearer the player than the one before (the rows run atan(slant) off the cards' own
+    direction); ``apart``: the rows' distance in card heights."""
     up = UP[seat] + (rng.normal(0, jitter) if rng is not None else 0.0)
     a = math.radians(up)
     ux, uy = math.sin(a), -math.cos(a)
     rx, ry = -uy, ux
     out = []
     for k, row in enumerate(part.split() for part in rows_text.split("|")):
-        far = (1 - k) * H * 1.15
+        far = (1 - k) * H * apart
         for i, token in enumerate(row):
             along = (i - (len(row) - 1) / 2) * W * overlap
-            out.append(card_at(Card.parse(token), centre[0] + along * rx + far * ux, centre[1] + along * ry + far * uy,
-                               up))
+            near = far - slant * along
+            out.append(card_at(Card.parse(token), centre[0] + along * rx + near * ux,
+                               centre[1] + along * ry + near * uy, up))
     return out
 
 
@@ -616,3 +619,44 @@ def test_a_short_seat_does_not_know_its_rows_when_a_card_read_twice_may_lie_in_e
     alone = [replace(c, index_boxes=(corner(c),)) for c in laid if c is not nine]  # read once: the middle is short
     bands = split_rows(alone, 0.0)
     assert bands is not None and not either_row(bands, 0.0) and short_rows(bands, alone, 0.0, {}) is not None
+
+
+@pytest.mark.parametrize("slant", [-1.1, -0.7, 0.7, 1.1])
+def test_rows_laid_stepped_toward_the_player_are_found_whole_and_short_of_a_card(slant: float) -> None:
+    # each next card of a row laid a little nearer the player (up to 48 deg off the cards' own direction: a validation
+    # table's seat laid so was stopped, and with a card not seen its other 12 cards were taken for rows across them)
+    laid = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"], overlap=0.45, slant=slant, apart=0.6)
+    seat = next(s for s in layout_table(laid).seats if s.seat == "bottom")
+    assert seat.rows is not None and " | ".join(rows_of(seat)) == HANDS["bottom"]
+    for gone in ("3d", "9d", "Jh"):
+        result = layout_table([c for c in laid if str(c.card) != gone])
+        short = next(s for s in result.seats if s.seat == "bottom").short_rows
+        want = [row.replace(gone, "").split() for row in HANDS["bottom"].split("|")]
+        assert short is not None and [[str(c.card) for c in row] for row in short] == want
+
+
+# the left seat of validation table s78_000066 as the detector read it: each card's top-left corner (its facing
+# +x); rows laid stepped, 46 deg off the cards' own direction
+STEPPED_SEAT = {"Ks": (711, 125), "As": (764, 168), "Js": (649, 186), "Qs": (696, 227), "Jd": (585, 250),
+                "9d": (738, 260), "Th": (630, 292), "Jc": (516, 318), "7c": (676, 322), "6h": (557, 353),
+                "3c": (608, 389), "6c": (480, 430), "3d": (453, 386)}
+STEPPED_ROWS = "9d 7c 3c | As Qs Th 6h 6c | Ks Js Jd Jc 3d"
+
+
+def test_a_real_seat_laid_stepped_is_read_as_its_rows_and_short_of_a_card_not_as_rows_across_them() -> None:
+    from vision.rows import seat_layout
+
+    def card(name: str, ax: float, ay: float) -> CardDetection:
+        w, h = 140.0, 210.0  # the card's size in that photo; the top-left corner (ax, ay) of a card facing +x
+        outline = ((ax, ay), (ax, ay + w), (ax - h, ay + w), (ax - h, ay))
+        return CardDetection(card=Card.parse(name), confidence=0.99, box=(ax - h, ay, ax, ay + w), outline=outline,
+                             up=90.0)
+
+    cards = [card(name, *at) for name, at in STEPPED_SEAT.items()]
+    seat = seat_layout("left", cards, 90.0, [], {})
+    assert seat.rows is not None and " | ".join(rows_of(seat)) == STEPPED_ROWS
+    # with its 7c not seen, the other 12 once passed as rows of 3 + 5 + 4 across the real ones: 3d 6c | Jd Jc Th 6h
+    # 3c | Ks Js As Qs 9d, and the table was scored
+    short = seat_layout("left", [c for c in cards if str(c.card) != "7c"], 90.0, [], {}).short_rows
+    assert short is not None
+    assert [" ".join(str(c.card) for c in row) for row in short] == ["9d 3c", "As Qs Th 6h 6c", "Ks Js Jd Jc 3d"]

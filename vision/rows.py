@@ -95,21 +95,30 @@ def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDete
     separate rows.
 
     The rows' direction starts from the cards' own (top edges, or across their facing) and is searched within
-    ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5."""
+    ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5. The cards'
+    own direction is known only to a quarter turn (an index's box is upright in the photo), so in a photo turned about
+    45 deg the rows run further off: out to ±THRESHOLDS.row_turn_search_deg, a direction counts only where its bands
+    are clearer than any within the first search (else a 3 + 5 + 5 met by chance across the rows would win)."""
     if len(cards) < 3:
         return None
     rx, ry = _row_direction(cards, up_deg)
     choices = [_anchor_choices(c) for c in cards]
     open_at = [i for i, ch in enumerate(choices) if len(ch) > 1][:THRESHOLDS.max_open_anchors]
+    near, far = THRESHOLDS.row_tilt_search_deg, max(THRESHOLDS.row_turn_search_deg, THRESHOLDS.row_tilt_search_deg)
     best: tuple[bool, float, list[list[int]]] | None = None
     for picks in itertools.product(*(range(len(choices[i])) for i in open_at)):
         anchors = [ch[0] for ch in choices]
         for i, k in zip(open_at, picks, strict=True):
             anchors[i] = choices[i][k]
-        for offset in range(-THRESHOLDS.row_tilt_search_deg, THRESHOLDS.row_tilt_search_deg + 1):
+        splits: list[tuple[int, float, list[list[int]]]] = []
+        for offset in range(-far, far + 1):
             a = math.radians(offset)
             dx, dy = rx * math.cos(a) - ry * math.sin(a), rx * math.sin(a) + ry * math.cos(a)
-            separation, bands = _bands(anchors, dx, dy, up_deg)
+            splits.append((offset, *_bands(anchors, dx, dy, up_deg)))
+        clearest_near = max(sep for offset, sep, _ in splits if abs(offset) <= near)
+        for offset, separation, bands in splits:
+            if abs(offset) > near and separation <= clearest_near:
+                continue
             sizes_ok = sorted(len(b) for b in bands) == sorted(ROW_SIZES)
             # the cards' own direction wins ties: search outward from offset 0
             key = (sizes_ok, separation - 0.002 * abs(offset))

@@ -25,6 +25,9 @@ class Thresholds:
     row_separation: float = 1.5     # gaps between rows at least this many times any gap inside a row
     row_tilt_search_deg: int = 32   # rows may run this far off the cards' own direction (perspective; 25 -> 32: one
     #                                 more of the 200 seed-79 validation tables right, none broken)
+    row_turn_search_deg: int = 50   # and this far where its bands are clearer than any within row_tilt_search_deg: a
+    #                                 card's own direction is known to a quarter turn, and a photo turned 38 deg laid a
+    #                                 validation seat's rows 46 deg off it (see vision.rows.split_rows)
     max_open_anchors: int = 4       # cards per seat anchored either way (2 ** 4 splits at most)
     same_place: float = 0.25        # two cards of a row closer along it than this share of the seat's median spacing
     #                                 lie at one place: seats laid out rightly on the 520 (readings and ground truth)
