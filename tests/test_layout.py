@@ -32,7 +32,8 @@ def card_at(card: Card, cx: float, cy: float, up: float, confidence: float = 0.9
 
 
 def seat_cards(rows_text: str, seat: str, centre: tuple[float, float], overlap: float = 0.35,
-               jitter: float = 0.0, rng: np.random.Generator | None = None, slant: float = 0.0, apart: float = 1.15) -> list[CardDetection]:
+               jitter: float = 0.0, rng: np.random.Generator | None = None, slant: float = 0.0,
+               apart: float = 1.15) -> list[CardDetection]:
     """Three rows laid facing ``seat``'s player, head farthest, around ``centre``; ``slant``: each card lies that
     share of its step along the row nearer the player than the one before (the rows run atan(slant) off the cards' own
     direction); ``apart``: the rows' distance in card heights."""

@@ -50,6 +50,7 @@ import numpy.typing as npt
 
 from referee.cards import Card
 
+from .proportion import with_deck_proportions
 from .tiles import BG_CLASS, outline_from_index
 from .types import Box, CardDetection, Point
 
@@ -394,13 +395,14 @@ def _apart_from(read: CardRead, cards: list[CardRead]) -> bool:
 
 def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = READ_FLOOR) -> list[CardDetection]:
     """One detection per physical card, sorted top to bottom. Hits read at least ``read_floor``
-    probable make the cards; weaker ones only by elimination (``by_elimination``)."""
+    probable make the cards; weaker ones only by elimination (``by_elimination``). Outlines are estimated in the
+    deck's own proportions where the cards seen by both corners show them (``vision.proportion``)."""
     reads = one_deck(pair_indices([h for h in hits if h.cls_prob >= read_floor], names), names)
     weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names) if _apart_from(r, reads)]
     read_as = {id(r): r.probs for r in reads + weak}
     reads += by_elimination(weak, reads, names)
     reads = weighed_by_deck(reads, names)
-    cards = [to_detection(r, names, read_as[id(r)]) for r in reads]
+    cards = with_deck_proportions([to_detection(r, names, read_as[id(r)]) for r in reads])
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
 

@@ -21,6 +21,10 @@ class Thresholds:
     middle_cos: float = 0.5         # a two-corner card facing within 60 deg of toward / away from the table's middle
     #                                 takes that way (else its neighbours')
     neighbours: int = 4             # one-corner cards around a two-corner card that settle its facing
+    # --- the deck's proportions (vision.proportion) ---
+    proportion_cards: int = 2       # cards seen by both corners that measure the deck at least
+    proportion_range: tuple[float, float] = (0.85, 1.2)  # size factors of the mean card left as they are (the training
+    #                                 decks' cards are 3.7-5.4 index heights tall, 10-90 %; the nicu decks measure 0.57)
     # --- rows within a seat (vision.rows) ---
     row_separation: float = 1.5     # gaps between rows at least this many times any gap inside a row
     row_tilt_search_deg: int = 32   # rows may run this far off the cards' own direction (perspective; 25 -> 32: one
