@@ -65,14 +65,6 @@ OTHER_FRAME_BELOW = 0.9
 # the model card's "Turned cards".
 TURN_MEAN_FROM = 12.0
 TURN_ONLY_FROM = 30.0
-# An index the readers leave below REFINE_BELOW is looked for again by stage 1 in a window around it, scaled so that it
-# measures REFINE_SIDE px (stage 1's training scale): where that draws its box otherwise, the index is read in that box
-# too, and where that reads the same card surer, that reading is its reading. Chosen on the phone-held and the 120
-# validation tables and the real val blocks: see docs/detector-notes.md, session 31.
-REFINE_BELOW = 0.85
-REFINE_SIDE = 40.0
-REFINE_WINDOW = 3.0   # the window's side, in the index box's long sides
-REFINE_SAME = 0.9     # a box drawn again at least this IoU with the first is the same box: not read again
 
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
@@ -174,7 +166,6 @@ class CardDetector:
         self.turned = True          # indices of turned cards also read turned upright (``_read_pair``)
         self.turn_mean_from = TURN_MEAN_FROM
         self.turn_only_from = TURN_ONLY_FROM
-        self.refine_below = REFINE_BELOW  # unsure indices' boxes drawn again at stage 1's scale (``redrawn_boxes``)
         self._det_input = self.det.get_inputs()[0].name
 
     @staticmethod
@@ -360,83 +351,11 @@ class CardDetector:
         cards = np.delete(probs, self.bg, axis=2) if self.bg >= 0 else probs
         return np.asarray(cards.max(axis=2), np.float32)
 
-    def redrawn_boxes(self, image: npt.NDArray[np.uint8], boxes: F32) -> F32:
-        """Each box drawn again by stage 1 in a window of ``REFINE_WINDOW`` times its long side around it, the window
-        scaled so that the box measures ``REFINE_SIDE`` px: the window's box overlapping it most (IoU at least 0.3),
-        in ``image``'s pixels; NaN where none does. The windows are read in one batch of equal squares."""
-        out = np.full((len(boxes), 4), np.nan, np.float32)
-        if len(boxes) == 0:
-            return out
-        h, w = image.shape[:2]
-        side = int(-(-REFINE_SIDE * REFINE_WINDOW // 32) * 32)
-        windows = np.full((len(boxes), side, side, 3), 114, np.uint8)
-        placed: list[tuple[int, int, float, float]] = []
-        for i, b in enumerate(boxes):
-            long_side = max(float(b[2] - b[0]), float(b[3] - b[1]), 2.0)
-            z = REFINE_SIDE / long_side
-            half = long_side * REFINE_WINDOW / 2
-            cx, cy = float(b[0] + b[2]) / 2, float(b[1] + b[3]) / 2
-            x1, y1 = max(0, int(cx - half)), max(0, int(cy - half))
-            x2, y2 = min(w, int(cx + half) + 1), min(h, int(cy + half) + 1)
-            crop = image[y1:y2, x1:x2]
-            tw, th = min(side, max(1, round(crop.shape[1] * z))), min(side, max(1, round(crop.shape[0] * z)))
-            how = cv2.INTER_AREA if z < 1 else cv2.INTER_CUBIC
-            windows[i, :th, :tw] = cv2.resize(crop, (tw, th), interpolation=how)
-            placed.append((x1, y1, crop.shape[1] / tw, crop.shape[0] / th))
-        pred = np.asarray(self.det.run(None, {self._det_input: _as_input(windows)})[0], np.float32)
-        for i, (x1, y1, fx, fy) in enumerate(placed):
-            p = pred[i].T
-            p = p[p[:, 4] >= self.det_conf]
-            if not len(p):
-                continue
-            found = np.stack([p[:, 0] - p[:, 2] / 2, p[:, 1] - p[:, 3] / 2, p[:, 0] + p[:, 2] / 2,
-                              p[:, 1] + p[:, 3] / 2], axis=1).astype(np.float32)
-            found = found * np.array([fx, fy, fx, fy], np.float32) + np.array([x1, y1, x1, y1], np.float32)
-            ious = box_iou(boxes[i], found)
-            j = int(np.argmax(ious))
-            if ious[j] >= 0.3:
-                out[i] = found[j]
-        return out
-
-    def _with_redrawn(self, image: npt.NDArray[np.uint8], boxes: F32, probs: F32, other: Stretch | None) -> F32:
-        """``probs`` (calibrated readings of ``boxes``) with each index below ``refine_below`` also read in its box
-        drawn again (``redrawn_boxes``), where that differs from its own and each box holds the other's centre (not a
-        neighbouring index's box): where the second reading is of the same card and surer, it is the index's reading.
-        A second reading of another card changes nothing (a box drawn around the rank alone can read a clear 9d as
-        Qh at 0.93)."""
-        unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < self.refine_below)
-        if not len(unsure):
-            return probs
-        redrawn = self.redrawn_boxes(image, boxes[unsure])
-        moved = np.array([i for k, i in enumerate(unsure) if not np.isnan(redrawn[k, 0])
-                          and box_iou(boxes[i], redrawn[k:k + 1])[0] < REFINE_SAME
-                          and _centred_on(boxes[i], redrawn[k]) and _centred_on(redrawn[k], boxes[i])], np.intp)
-        if not len(moved):
-            return probs
-        again = self.read_boxes(image, redrawn[np.searchsorted(unsure, moved)], other)
-        surer = self._best_card(again).max(axis=1) > self._best_card(probs[moved]).max(axis=1)
-        taken = surer & (self._card_of(again) == self._card_of(probs[moved]))
-        out = probs.copy()
-        out[moved[taken]] = again[taken]
-        return out
-
-    def _card_of(self, probs: F32) -> npt.NDArray[np.intp]:
-        """The best card (class index) of each reading (n, 4 turns, classes), over its turns, the reject class left
-        out."""
-        cards = probs.copy()
-        if self.bg >= 0:
-            cards[:, :, self.bg] = -1
-        return np.asarray(cards.reshape(len(cards), -1).argmax(axis=1) % cards.shape[2], np.intp)
-
     def classify(self, image: npt.NDArray[np.uint8], boxes: F32, scores: F32,
-                 other: Stretch | None = None, *, redraw: bool = False) -> list[IndexHit]:
-        """The indices in ``boxes`` read (``read_boxes``; ``redraw``: unsure ones also in their boxes drawn again,
-        ``_with_redrawn``): one hit per index read as a card at least ``weak_conf`` probable."""
+                 other: Stretch | None = None) -> list[IndexHit]:
         if len(boxes) == 0:
             return []
         probs = self.read_boxes(image, boxes, other)
-        if redraw and self.refine_below > 0:
-            probs = self._with_redrawn(image, boxes, probs, other)
         hits: list[IndexHit] = []
         for b, s, p in zip(boxes, scores, probs, strict=True):
             cards = p.copy()
@@ -527,7 +446,7 @@ class CardDetector:
         stretch, image, boxes, scores = self.find_as_read(image)
         t1 = time.perf_counter()
         other = stretch.other_frame() if self.other_frame else None
-        hits = self.classify(image, boxes, scores, other, redraw=True)
+        hits = self.classify(image, boxes, scores, other)
         t2 = time.perf_counter()
         cards = self.join(hits)
         if self.holes:
@@ -541,25 +460,6 @@ class CardDetector:
         found = Detections(width=image.shape[1], height=image.shape[0], cards=tuple(cards), timing_ms=timing,
                            unread=unread_regions(boxes, cards))
         return stretch.to_photo(found, w, h)
-
-
-def box_iou(box: npt.NDArray[np.float32], boxes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The intersection over union of ``box`` (x1, y1, x2, y2) with each of ``boxes`` (n, 4).
-
-    >>> [round(float(v), 2) for v in box_iou(np.array([0, 0, 2, 2], np.float32), np.array([[1, 0, 3, 2]], np.float32))]
-    [0.33]
-    """
-    ix = np.clip(np.minimum(boxes[:, 2], box[2]) - np.maximum(boxes[:, 0], box[0]), 0, None)
-    iy = np.clip(np.minimum(boxes[:, 3], box[3]) - np.maximum(boxes[:, 1], box[1]), 0, None)
-    inter = ix * iy
-    union = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]) + (box[2] - box[0]) * (box[3] - box[1]) - inter
-    return np.asarray(inter / np.maximum(union, 1e-9), np.float32)
-
-
-def _centred_on(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
-    """Whether box ``a``'s centre lies in box ``b`` (a box drawn again over a neighbouring index does not)."""
-    cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
-    return bool(b[0] <= cx <= b[2] and b[1] <= cy <= b[3])
 
 
 def _as_input(images: npt.NDArray[np.uint8]) -> F32:
