@@ -5,6 +5,7 @@
     python benchmarks/check_readings.py perturb DIR [DIR ...] --out OUT.json   # ~19,000 perturbed tables
     python benchmarks/check_readings.py compare BEFORE.json AFTER.json         # which outcomes changed
     python benchmarks/check_readings.py reliability DIR [DIR ...]  # the cached reads' confidence -> share wrong
+    python benchmarks/check_readings.py misses DIR [DIR ...] [--sheet misses.png]  # what the cached reads miss
 
 ``DIR`` is an output folder of ``python -m datasets.synth`` (the tables of ``models/MODEL_CARD.md``:
 ``eval_val`` seed 78 val, ``eval_val2`` seed 79 val, ``eval`` seed 77 test). ``cache`` also scores each photo
@@ -15,6 +16,10 @@ table, check and repetition, so two runs perturb alike) and records each outcome
 ``referee photo`` JSON, so that ``compare`` tells whether a refactor changed any reading's result.
 ``reliability`` buckets every cached read card by its confidence and counts it wrong when none of the cards laid
 under its index boxes' centres (the truth's card outlines) is the identity read; a read on no card is left out.
+``misses`` counts, over the same cached reads, the cards whose index shows that no read found, the reads of another
+card, the reads on no card and the cards read twice, lists them per table, and with ``--sheet`` draws them on a
+contact sheet (``training.evaluate_real.contact_sheet``: red a read of another card or on no card, "-" its truth;
+grey a card no read lies on, since the cache keeps no unread boxes; blue one a read of another card lies on).
 
 Run from the repository root with ``PYTHONPATH=$PWD`` (the code measured is the one on the path).
 """
@@ -42,7 +47,7 @@ from referee.round import Round
 from referee.ruleset import Ruleset, load_ruleset
 from referee.settle import settle
 from training.evaluate import inside_polygon
-from training.evaluate_real import reliability
+from training.evaluate_real import Miss, contact_sheet, lies_on, reliability
 from vision.pipeline import PhotoReading, read_photo
 from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
@@ -146,6 +151,43 @@ def cached_reads(dirs: list[Path]) -> list[tuple[float, bool]]:
                 if right is not None:
                     reads.append((card.confidence, right))
     return reads
+
+
+def _image_of(root: Path, stem: str) -> Path:
+    found = sorted(root.glob(f"images/*/{stem}.*"))
+    return found[0] if found else root / "images" / f"{stem}.jpg"
+
+
+def table_misses(root: Path, path: Path, truth: dict[str, Any]) -> tuple[Counter[str], list[Miss]]:
+    """What one table's cached reads miss: counts of ``right``, ``not read`` (a card whose index shows that no read
+    of its identity lies on), ``another card``, ``on no card`` and ``read twice`` (a card two reads found), and a
+    ``Miss`` for each but the right ones and the cards read twice."""
+    counts: Counter[str] = Counter()
+    misses: list[Miss] = []
+    photo = _image_of(root, path.stem)
+    found: Counter[int] = Counter()
+    reads = cached(root, path).cards
+    for card in reads:
+        under = [k for k, c in enumerate(truth["cards"]) for b in card.index_boxes
+                 if inside_polygon(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), np.asarray(c["corners"]))]
+        mine = [k for k in under if truth["cards"][k]["card"] == str(card.card)]
+        if mine:
+            counts["right"] += 1
+            found[mine[0]] += 1
+            continue
+        kind = "another card" if under else "on no card"
+        counts[kind] += 1
+        shown = "/".join(sorted({truth["cards"][k]["card"] for k in under})) or "-"
+        misses.append(Miss(photo, card.index_boxes[0] if card.index_boxes else card.box, shown, str(card.card),
+                           card.confidence, True))
+    for k, c in enumerate(truth["cards"]):
+        shows = [ix["box"] for ix in c.get("index", []) if ix.get("visible")]
+        counts["read twice"] += found[k] > 1
+        if shows and not found[k]:
+            counts["not read"] += 1
+            located = any(lies_on(b, tuple(box)) for r in reads for b in r.index_boxes for box in shows)
+            misses.append(Miss(photo, tuple(shows[0]), c["card"], None, 0.0, located))
+    return counts, misses
 
 
 # --- perturbations of the real readings (the model card's checks) ---
@@ -302,7 +344,7 @@ def _counts(outcomes: dict[str, list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=("cache", "tables", "perturb", "compare", "reliability"))
+    parser.add_argument("command", choices=("cache", "tables", "perturb", "compare", "reliability", "misses"))
     parser.add_argument("paths", type=Path, nargs="+")
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--out", type=Path, help="perturb/tables: where to write every outcome (JSON)")
@@ -311,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth", action="store_true", help="tables/perturb: the ground truth as the detector")
     parser.add_argument("--reps", type=int, default=99, help="perturb: repetitions per check at most")
     parser.add_argument("--models", type=Path, default=None, help="cache: the ONNX models folder (default: models/)")
+    parser.add_argument("--sheet", type=Path, help="misses: a contact sheet of them (PNG)")
     args = parser.parse_args(argv)
     if args.command == "compare":
         before, after = (json.loads(p.read_text()) for p in args.paths)
@@ -330,6 +373,21 @@ def main(argv: list[str] | None = None) -> int:
         sure = [right for confidence, right in reads if confidence >= MIN_CONFIDENCE]
         print(f"at or above {MIN_CONFIDENCE}: {len(sure)} reads, {sure.count(False)} wrong "
               f"({sure.count(False) / max(len(sure), 1):.2%})")
+        return 0
+    if args.command == "misses":
+        total: Counter[str] = Counter()
+        every: list[Miss] = []
+        for family, path, truth in tables(args.paths):
+            counts, misses = table_misses(path.parents[2], path, truth)
+            total += counts
+            every += misses
+            if misses:
+                print(f"{family}/{path.stem}: " + "; ".join(
+                    f"{m.truth} -> {m.read} {m.confidence:.2f}" if m.read else f"{m.truth} not read" for m in misses))
+        print(", ".join(f"{kind} {total[kind]}" for kind in
+                        ("right", "not read", "another card", "on no card", "read twice")))
+        if args.sheet:
+            contact_sheet(every, args.sheet)
         return 0
     rules = load_ruleset(args.rules)
     if args.command == "perturb":

@@ -48,3 +48,28 @@ def test_reliability_buckets_the_cached_reads_by_confidence(tmp_path: Path) -> N
     assert rows["0.85-0.95"] == (1, 1)
     assert rows["0.55-0.70"] == (1, 0)
     assert sum(n for n, _w in rows.values()) == 3   # the As on no card is left out
+
+
+def test_misses_count_unread_misread_off_card_and_twice_read_cards(tmp_path: Path) -> None:
+    """The 7d is read twice, the Ks not at all (a read of another card lies on its index), a read lies on no card,
+    and a 2c whose index is hidden is not counted as missed."""
+    truth = {"width": 400, "height": 300, "cards": [
+        {"card": "7d", "corners": [[0, 0], [100, 0], [100, 140], [0, 140]],
+         "index": [{"box": [2, 2, 14, 30], "visible": True}]},
+        {"card": "Ks", "corners": [[200, 10], [300, 10], [300, 150], [200, 150]],
+         "index": [{"box": [202, 12, 214, 40], "visible": True}]},
+        {"card": "2c", "corners": [[0, 160], [100, 160], [100, 300], [0, 300]],
+         "index": [{"box": [2, 162, 14, 190], "visible": False}]},
+    ]}
+    (tmp_path / "truth" / "val").mkdir(parents=True)
+    (tmp_path / "readings").mkdir()
+    (tmp_path / "truth" / "val" / "t0.json").write_text(json.dumps(truth))
+    reads = Detections(width=400, height=300, cards=(
+        _read("7d", 0.99, (2, 2, 14, 30)), _read("7d", 0.60, (80, 100, 92, 128)),
+        _read("Kh", 0.90, (202, 12, 214, 40)), _read("As", 0.97, (330, 200, 342, 228))))
+    (tmp_path / "readings" / "t0.json").write_text(json.dumps(check_readings.detections_to_json(reads)))
+    path = tmp_path / "truth" / "val" / "t0.json"
+    counts, misses = check_readings.table_misses(tmp_path, path, truth)
+    assert counts == {"right": 2, "not read": 1, "another card": 1, "on no card": 1, "read twice": 1}
+    assert [(m.truth, m.read, m.found_by_stage1) for m in misses] == [("Ks", "Kh", True), ("-", "As", True),
+                                                                       ("Ks", None, True)]
