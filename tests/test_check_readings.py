@@ -34,14 +34,19 @@ def test_a_read_is_right_on_its_card_wrong_on_another_and_uncounted_off_the_tabl
     assert check_readings.read_right(_read("Kh", 0.90, (300, 200, 312, 228)), TRUTH) is None
 
 
+def _table(root: Path, truth: dict[str, Any], reads: tuple[CardDetection, ...]) -> Path:
+    """A table set of one table (``t0``) in ``root``: its truth and its cached readings; the truth file's path."""
+    (root / "truth" / "val").mkdir(parents=True)
+    (root / "readings").mkdir()
+    (root / "truth" / "val" / "t0.json").write_text(json.dumps(truth))
+    found = Detections(width=truth["width"], height=truth["height"], cards=reads)
+    (root / "readings" / "t0.json").write_text(json.dumps(check_readings.detections_to_json(found)))
+    return root / "truth" / "val" / "t0.json"
+
+
 def test_reliability_buckets_the_cached_reads_by_confidence(tmp_path: Path) -> None:
-    (tmp_path / "truth" / "val").mkdir(parents=True)
-    (tmp_path / "readings").mkdir()
-    (tmp_path / "truth" / "val" / "t0.json").write_text(json.dumps(TRUTH))
-    reads = Detections(width=400, height=300, cards=(
-        _read("7d", 0.999, (2, 2, 14, 30)), _read("Kh", 0.90, (110, 20, 122, 48)),
-        _read("Ks", 0.60, (120, 20, 132, 48)), _read("As", 0.97, (300, 200, 312, 228))))
-    (tmp_path / "readings" / "t0.json").write_text(json.dumps(check_readings.detections_to_json(reads)))
+    _table(tmp_path, TRUTH, (_read("7d", 0.999, (2, 2, 14, 30)), _read("Kh", 0.90, (110, 20, 122, 48)),
+                             _read("Ks", 0.60, (120, 20, 132, 48)), _read("As", 0.97, (300, 200, 312, 228))))
     rows = {r["confidence"]: (r["reads"], r["wrong"])
             for r in check_readings.reliability(check_readings.cached_reads([tmp_path]))}
     assert rows["0.99-1.00"] == (1, 0)
@@ -61,14 +66,8 @@ def test_misses_count_unread_misread_off_card_and_twice_read_cards(tmp_path: Pat
         {"card": "2c", "corners": [[0, 160], [100, 160], [100, 300], [0, 300]],
          "index": [{"box": [2, 162, 14, 190], "visible": False}]},
     ]}
-    (tmp_path / "truth" / "val").mkdir(parents=True)
-    (tmp_path / "readings").mkdir()
-    (tmp_path / "truth" / "val" / "t0.json").write_text(json.dumps(truth))
-    reads = Detections(width=400, height=300, cards=(
-        _read("7d", 0.99, (2, 2, 14, 30)), _read("7d", 0.60, (80, 100, 92, 128)),
-        _read("Kh", 0.90, (202, 12, 214, 40)), _read("As", 0.97, (330, 200, 342, 228))))
-    (tmp_path / "readings" / "t0.json").write_text(json.dumps(check_readings.detections_to_json(reads)))
-    path = tmp_path / "truth" / "val" / "t0.json"
+    path = _table(tmp_path, truth, (_read("7d", 0.99, (2, 2, 14, 30)), _read("7d", 0.60, (80, 100, 92, 128)),
+                                    _read("Kh", 0.90, (202, 12, 214, 40)), _read("As", 0.97, (330, 200, 342, 228))))
     counts, misses = check_readings.table_misses(tmp_path, path, truth)
     assert counts == {"right": 2, "not read": 1, "another card": 1, "on no card": 1, "read twice": 1}
     assert [(m.truth, m.read, m.found_by_stage1) for m in misses] == [("Ks", "Kh", True), ("-", "As", True),
