@@ -133,11 +133,17 @@ def cached(root: Path, path: Path, truth: dict[str, Any] | None = None) -> Detec
 
 # --- how far a card's confidence is to be trusted on the synthetic tables ---
 
+def cards_under(card: CardDetection, truth: dict[str, Any]) -> list[int]:
+    """The truth's cards (their places in ``truth["cards"]``) laid under the read's index boxes' centres, once for
+    each index box that lies on them."""
+    return [k for b in card.index_boxes for k, c in enumerate(truth["cards"])
+            if inside_polygon(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), np.asarray(c["corners"]))]
+
+
 def read_right(card: CardDetection, truth: dict[str, Any]) -> bool | None:
     """True when a card laid under one of the read's index boxes' centres is the identity read, False when cards
     lie there and none is, None when the read lies on no card of the table."""
-    under = {c["card"] for b in card.index_boxes for c in truth["cards"]
-             if inside_polygon(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), np.asarray(c["corners"]))}
+    under = {truth["cards"][k]["card"] for k in cards_under(card, truth)}
     return str(card.card) in under if under else None
 
 
@@ -153,23 +159,17 @@ def cached_reads(dirs: list[Path]) -> list[tuple[float, bool]]:
     return reads
 
 
-def _image_of(root: Path, stem: str) -> Path:
-    found = sorted(root.glob(f"images/*/{stem}.*"))
-    return found[0] if found else root / "images" / f"{stem}.jpg"
-
-
 def table_misses(root: Path, path: Path, truth: dict[str, Any]) -> tuple[Counter[str], list[Miss]]:
     """What one table's cached reads miss: counts of ``right``, ``not read`` (a card whose index shows that no read
     of its identity lies on), ``another card``, ``on no card`` and ``read twice`` (a card two reads found), and a
     ``Miss`` for each but the right ones and the cards read twice."""
     counts: Counter[str] = Counter()
     misses: list[Miss] = []
-    photo = _image_of(root, path.stem)
+    photo = root / truth["image"]
     found: Counter[int] = Counter()
     reads = cached(root, path).cards
     for card in reads:
-        under = [k for k, c in enumerate(truth["cards"]) for b in card.index_boxes
-                 if inside_polygon(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), np.asarray(c["corners"]))]
+        under = cards_under(card, truth)
         mine = [k for k in under if truth["cards"][k]["card"] == str(card.card)]
         if mine:
             counts["right"] += 1

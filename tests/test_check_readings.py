@@ -58,7 +58,7 @@ def test_reliability_buckets_the_cached_reads_by_confidence(tmp_path: Path) -> N
 def test_misses_count_unread_misread_off_card_and_twice_read_cards(tmp_path: Path) -> None:
     """The 7d is read twice, the Ks not at all (a read of another card lies on its index), a read lies on no card,
     and a 2c whose index is hidden is not counted as missed."""
-    truth = {"width": 400, "height": 300, "cards": [
+    truth = {"width": 400, "height": 300, "image": "images/val/t0.jpg", "cards": [
         {"card": "7d", "corners": [[0, 0], [100, 0], [100, 140], [0, 140]],
          "index": [{"box": [2, 2, 14, 30], "visible": True}]},
         {"card": "Ks", "corners": [[200, 10], [300, 10], [300, 150], [200, 150]],
@@ -72,3 +72,4 @@ def test_misses_count_unread_misread_off_card_and_twice_read_cards(tmp_path: Pat
     assert counts == {"right": 2, "not read": 1, "another card": 1, "on no card": 1, "read twice": 1}
     assert [(m.truth, m.read, m.found_by_stage1) for m in misses] == [("Ks", "Kh", True), ("-", "As", True),
                                                                        ("Ks", None, True)]
+    assert {m.photo for m in misses} == {tmp_path / "images" / "val" / "t0.jpg"}
