@@ -90,6 +90,7 @@ from .train_data import (
     ensure_bent_scenes,
     ensure_font_scenes,
     ensure_foreign_scenes,
+    ensure_held_scenes,
     ensure_look_scenes,
     ensure_real_crops,
     ensure_real_tiles,
@@ -228,6 +229,10 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         look, look_fonts = ensure_look_scenes(args, work)
         with_strips += [(look, "crops_look", args.look_scenes, 8),
                         (look_fonts, "crops_look_fonts", args.look_font_scenes, 9)]
+    if phase.held and args.held_scenes:
+        held, held_fonts = ensure_held_scenes(args, work)
+        with_strips += [(held, "crops_held", args.held_scenes, 12),
+                        (held_fonts, "crops_held_fonts", args.held_font_scenes, 13)]
     for scenes_k, out_k, n_k, off in with_strips:
         if n_k:
             _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
@@ -358,6 +363,11 @@ def train_parser() -> argparse.ArgumentParser:
                          "real), half in tight rows, for cls25's crops")
     ap.add_argument("--look-font-scenes", type=int, default=500,
                     help="font-deck scenes with that look, half in tight rows, for cls25's crops")
+    ap.add_argument("--held-scenes", type=int, default=500,
+                    help="train-family scenes laid and photographed as a phone held over the table sees them "
+                         "(datasets.synth --held --bent 0.6, 1600-4000 px) for the crops of cls37 and cls38")
+    ap.add_argument("--held-font-scenes", type=int, default=250,
+                    help="font-deck scenes laid and photographed so, for the crops of cls37 and cls38")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
@@ -372,7 +382,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls36, det9 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls38, det9 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -33,7 +33,7 @@ SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synt
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
                   size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0,
-                  bent: float = 0.0, look: str = "camera") -> None:
+                  bent: float = 0.0, look: str = "camera", held: bool = False) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -53,6 +53,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd += ["--bent", str(bent)]
     if look != "camera":
         cmd += ["--look", look]
+    if held:
+        cmd.append("--held")
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
@@ -372,6 +374,24 @@ def ensure_look_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path
         ensure_scenes(fonts, "train", args.look_font_scenes, args.seed + 121, False, args.workers, args.size,
                       fonts=True, tight=LOOK_TIGHT_SHARE, look="real")
     return look, fonts
+
+
+HELD_BENT_SHARE = 0.6  # the phone-held scenes' share of bowed cards, as the phone-held evaluation tables have
+HELD_SIZE = "1600-4000"  # their long sides, drawn per scene, as the evaluation tables' (model card)
+
+
+def ensure_held_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
+    """``--held-scenes`` train-family and ``--held-font-scenes`` font-deck scenes laid and photographed as a phone
+    held over a table sees them (``datasets.synth --held``: 2-3 players, every row overlapped with 15-25 % of each
+    covered card showing, the camera tilted 15-35 degrees, most cards bowed with a glare band; 1,600-4,000 px), for
+    the crops of cls37 and cls38."""
+    held, fonts = work / "scenes_held", work / "scenes_held_fonts"
+    ensure_scenes(held, "train", args.held_scenes, args.seed + 130, args.test_deck, args.workers, HELD_SIZE,
+                  bent=HELD_BENT_SHARE, held=True)
+    if args.held_font_scenes:
+        ensure_scenes(fonts, "train", args.held_font_scenes, args.seed + 131, False, args.workers, HELD_SIZE,
+                      fonts=True, bent=HELD_BENT_SHARE, held=True)
+    return held, fonts
 
 
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",
