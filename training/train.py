@@ -173,6 +173,12 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
                          args.det_tight_scenes, tag="_tight", strips=True, **size)
         n += build_tiles(tight_fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 5,
                          args.det_tight_scenes // 2, tag="_tight_fonts", strips=True, **size)
+    if phase.held and args.held_scenes:
+        held, held_fonts = ensure_held_scenes(args, work)
+        n += build_tiles(held, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 6,
+                         args.held_scenes, tag="_held", strips=True, **size)
+        n += build_tiles(held_fonts, "train", tiles, args.tiles_per_scene, args.seed + phase.seed_offset + 7,
+                         args.held_font_scenes, tag="_held_fonts", strips=True, **size)
     n_val = build_tiles(scenes, "val", tiles, 2, args.seed + 1, args.val_scenes, tile=phase.tile)
     if phase.real:
         n_real, n_val_real = ensure_real_tiles(tiles, args.seed + phase.seed_offset, phase.tile, args.real_photos)
@@ -331,6 +337,8 @@ def train_parser() -> argparse.ArgumentParser:
                     help="time budget for stage 1's phase det8 (det6 continued on real photos' tiles too)")
     ap.add_argument("--det9-hours", type=float, default=0.7,
                     help="time budget for stage 1's phase det9 (det8 continued on tight rows' tiles too)")
+    ap.add_argument("--det10-hours", type=float, default=0.7,
+                    help="time budget for stage 1's phase det10 (det8 continued on phone-held tables' tiles too)")
     ap.add_argument("--det-tight-scenes", type=int, default=300,
                     help="det9: tiles of this many of the --tight-scenes scenes and half as many of the "
                          "--tight-font-scenes ones, their readable strips labelled")
@@ -382,7 +390,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls38, det9 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls38, det9, det10 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -39,6 +39,8 @@ class DetPhase:
     real: bool = False     # also tiles of real photos (training.realtiles: cardcounter's train split; its val split
     #                        joins the validation tiles and so chooses the best epoch)
     tight: bool = False    # also tiles of the --det-tight-scenes tight-row scenes, their readable strips labelled
+    held: bool = False     # also tiles of the --held-scenes / --held-font-scenes scenes (a phone held over the table),
+    #                        their readable strips labelled
     tile: int = 256        # the tiles' side (train_data.DET_TILE; the finder is fully convolutional)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
 
@@ -116,6 +118,13 @@ DET_PHASES = {
     "det9": DetPhase("tiles_t", "real_scenes", 900, 0.0002, 0.0, 10.0, "det8", scale_range=(0.4, 2.5),
                      fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True,
                      tight=True),
+    # det8 (models/index_det.pt when its run is not here) continued on det8's tiles beside tiles of the tables laid and
+    # photographed as a phone held over them sees them (datasets.synth --held), their readable strips labelled: of
+    # the cards whose index shows and that no read found on the phone-held validation tables, a third had not been
+    # located by stage 1 at all
+    "det10": DetPhase("tiles_h", "real_scenes", 900, 0.0002, 0.0, 10.0, "det8", scale_range=(0.4, 2.5),
+                      fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True,
+                      held=True),
 }
 SHIPPED_FINDER = "det8"  # the phase whose own weights are models/index_det.pt
 CLS_PHASES = {
