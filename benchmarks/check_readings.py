@@ -48,6 +48,7 @@ from referee.ruleset import Ruleset, load_ruleset
 from referee.settle import settle
 from training.evaluate import inside_polygon
 from training.evaluate_real import Miss, contact_sheet, lies_on, reliability
+from vision.detector import MODELS
 from vision.pipeline import PhotoReading, read_photo
 from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
@@ -120,6 +121,41 @@ def tables(dirs: list[Path]) -> Iterator[tuple[str, Path, dict[str, Any]]]:
     for root in dirs:
         for path in sorted(root.glob("truth/*/*.json")):
             yield root.name, path, json.loads(path.read_text())
+
+
+MODELS_FILE = "models.json"  # in a set's readings folder: which models the cached readings were made with
+MODEL_FILES = ("index_det.onnx", "index_cls.onnx", "index_cls2.onnx", "reader_calibration.json")
+
+
+def models_digest(models: Path) -> str:
+    """A digest of what reads a photo in a models folder (the ONNX files and the readers' calibration)."""
+    h = hashlib.sha1()
+    for name in MODEL_FILES:
+        if (models / name).exists():
+            h.update(name.encode() + b"\0" + (models / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def record_models(root: Path, models: Path) -> None:
+    """Note beside a set's cached readings which models made them."""
+    (root / "readings" / MODELS_FILE).write_text(json.dumps({"models": str(models), "digest": models_digest(models)}))
+
+
+def stale_caches(dirs: list[Path], models: Path) -> list[str]:
+    """A line for each set whose cached readings were not made with ``models`` as they are now (or say not which
+    models made them): measuring them would measure other models than the ones named."""
+    now = models_digest(models)
+    out = []
+    for root in dirs:
+        note = root / "readings" / MODELS_FILE
+        made = json.loads(note.read_text()) if note.exists() else None
+        if made is None:
+            out.append(f"{root}: its cached readings do not say which models made them (cache them again: "
+                       f"python benchmarks/check_readings.py cache {root})")
+        elif made["digest"] != now:
+            out.append(f"{root}: its cached readings were made with other models ({made['models']}, "
+                       f"{made['digest']}) than {models} ({now}); cache them again to measure these")
+    return out
 
 
 def cached(root: Path, path: Path, truth: dict[str, Any] | None = None) -> Detections:
@@ -342,6 +378,11 @@ def _counts(outcomes: dict[str, list[str]]) -> str:
     return f"{len(outcomes):>6} tables: {n[RIGHT]:>5} right, {n[STOPPED]:>5} stopped, {n[WRONG]} WRONG"
 
 
+def _warn_stale(dirs: list[Path], models: Path | None) -> None:
+    for line in stale_caches(dirs, models or MODELS):
+        print(f"warning: {line}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=("cache", "tables", "perturb", "compare", "reliability", "misses"))
@@ -352,7 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="perturb: processes")
     parser.add_argument("--truth", action="store_true", help="tables/perturb: the ground truth as the detector")
     parser.add_argument("--reps", type=int, default=99, help="perturb: repetitions per check at most")
-    parser.add_argument("--models", type=Path, default=None, help="cache: the ONNX models folder (default: models/)")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="cache: the ONNX models folder to read with (default: models/); the other commands "
+                             "warn when a set's cached readings were made with other models than this one's")
     parser.add_argument("--sheet", type=Path, help="misses: a contact sheet of them (PNG)")
     args = parser.parse_args(argv)
     if args.command == "compare":
@@ -365,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
             for k, (was, now) in sorted(diff.items())[:20]:
                 print(f"    {k}: {was} -> {now}")
         return 1 if changed else 0
+    if args.command in ("reliability", "misses"):
+        _warn_stale(args.paths, args.models)
     if args.command == "reliability":
         reads = cached_reads(args.paths)
         for row in reliability(reads):
@@ -390,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
             contact_sheet(every, args.sheet)
         return 0
     rules = load_ruleset(args.rules)
+    if args.command in ("tables", "perturb") and not args.truth:
+        _warn_stale(args.paths, args.models)
     if args.command == "perturb":
         start = time.perf_counter()
         result = perturbed(args.paths, args.rules, args.only, args.workers, args.truth, args.reps)
@@ -415,13 +462,16 @@ def main(argv: list[str] | None = None) -> int:
                 from vision.image_io import read_image
 
                 dets = detector(read_image(root / truth["image"]))
-                (root / "readings").mkdir(exist_ok=True)
+                if not full:   # the set's first table: its old readings no longer say which models made them
+                    (root / "readings").mkdir(exist_ok=True)
+                    (root / "readings" / MODELS_FILE).unlink(missing_ok=True)
                 (root / "readings" / f"{path.stem}.json").write_text(json.dumps(detections_to_json(dets)))
                 full[key] = list(scored(dets.cards, dets, truth, rules))
                 print(f"\r{root.name}: {len(full)}", end="", file=sys.stderr)
             base = cached(root, path, truth if args.truth else None)
             from_cache[key] = list(scored(base.cards, base, truth, rules))
         if full:
+            record_models(root, args.models or MODELS)
             print(f"\n{root.name}, full run:      {_counts(full)}")
             results[f"{root.name} full run"] = full
         print(f"{root.name}, cached readings: {_counts(from_cache)}")

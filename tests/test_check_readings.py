@@ -73,3 +73,23 @@ def test_misses_count_unread_misread_off_card_and_twice_read_cards(tmp_path: Pat
     assert [(m.truth, m.read, m.found_by_stage1) for m in misses] == [("Ks", "Kh", True), ("-", "As", True),
                                                                        ("Ks", None, True)]
     assert {m.photo for m in misses} == {tmp_path / "images" / "val" / "t0.jpg"}
+
+
+def test_cached_readings_say_which_models_made_them(tmp_path: Path) -> None:
+    """Measuring a set cached with other models than the ones named would measure the wrong models: the cache notes
+    the models' digest, and a set cached with others (or not saying) is reported, one line each."""
+    shipped, other = tmp_path / "shipped", tmp_path / "other"
+    for folder, reader in ((shipped, b"reader one"), (other, b"reader two")):
+        folder.mkdir()
+        (folder / "index_det.onnx").write_bytes(b"finder")
+        (folder / "index_cls.onnx").write_bytes(reader)
+    assert check_readings.models_digest(shipped) != check_readings.models_digest(other)
+    table_set = tmp_path / "eval"
+    _table(table_set, TRUTH, (_read("7d", 0.999, (2, 2, 14, 30)),))
+    assert "do not say which models" in check_readings.stale_caches([table_set], shipped)[0]
+    check_readings.record_models(table_set, shipped)
+    assert check_readings.stale_caches([table_set], shipped) == []
+    [line] = check_readings.stale_caches([table_set], other)
+    assert str(table_set) in line and "other models" in line
+    (shipped / "index_cls.onnx").write_bytes(b"reader one, retrained")
+    assert check_readings.stale_caches([table_set], shipped) != []
