@@ -216,3 +216,33 @@ def test_clear_reads_of_each_others_rivals_stay_sure() -> None:
     a = hit(_at(100, 100), **{"4c": 0.97, "5s": 0.02})
     b = hit(_at(500, 100), **{"5s": 0.97, "4c": 0.02})
     assert all(c.confidence > 0.97 for c in join_indices([a, b], NAMES))
+
+
+def _strip(x: float, card: str, p_top: float, p_bottom: float) -> list[IndexHit]:
+    """The right-hand strip of a covered card of a four-index deck, photographed upside down: its bottom-right index
+    (glyph up 180) and above it its top-right one, which the readers read facing the same way (as real four-index
+    decks' top-right indices were read on phone-held tables)."""
+    bottom = (x - 10, 280.0, x + 10, 320.0)
+    top = (x - 10, 146.0, x + 10, 186.0)   # (4.59 - 2 x 0.63) index heights above: the card's other short edge
+    return [hit(bottom, 180.0, **{card: p_bottom}), hit(top, 180.0, **{card: p_top})]
+
+
+def test_a_four_index_decks_corners_of_one_card_are_one_card_read_by_both() -> None:
+    """Three covered cards each show two indices of their identity along one edge. Three such pairs on a photo: the
+    deck has indices in all four corners, and each pair is one card whose outline the bottom-right index gives."""
+    hits = _strip(300.0, "Ac", 0.7, 0.8) + _strip(500.0, "Kd", 0.75, 0.75) + _strip(700.0, "4c", 0.8, 0.7)
+    cards = join_indices(hits, NAMES)
+    assert sorted(str(c.card) for c in cards) == ["4c", "Ac", "Kd"]
+    bottoms = {"Ac": hits[0].box, "Kd": hits[2].box, "4c": hits[4].box}
+    for c in cards:
+        assert c.index_boxes == (bottoms[str(c.card)],)
+        assert c.confidence > 0.9   # two witnesses: surer than either corner alone
+        assert not c.up_either_way
+
+
+def test_identities_read_twice_beside_themselves_twice_are_not_a_four_index_deck() -> None:
+    """Two such pairs are as often identities misread beside themselves in a two-index deck (a real webcam photo of a
+    pile had two): they stay two reads each (one deck then reports the duplicates), as before."""
+    hits = _strip(300.0, "Ac", 0.7, 0.8) + _strip(500.0, "Kd", 0.75, 0.75)
+    cards = join_indices(hits, NAMES)
+    assert sorted(str(c.card) for c in cards) == ["Ac", "Ac", "Kd", "Kd"]

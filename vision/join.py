@@ -51,13 +51,18 @@ import numpy.typing as npt
 from referee.cards import Card
 
 from .proportion import with_deck_proportions
-from .tiles import BG_CLASS, outline_from_index
+from .tiles import BG_CLASS, outline_from_index, unit_of
 from .types import Box, CardDetection, Point
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 
 PAIR_REACH = 0.3     # twin corners: outline-estimate centres within this many card heights
+FOUR_INDEX_PAIRS = 3  # pairs of reads of one identity along one card edge, not one card by their corners: four indices
+EDGE_TURN = 30.0      # degrees: two indices along one of a card's edges lie this near the glyph's up or right axis
+SHORT_EDGE = (1.8, 3.5)  # index heights between a four-index card's two top (or bottom) indices (training decks:
+#                          w - 2 cx, 2.0-3.0)
+LONG_EDGE = (2.2, 4.5)   # and between its two left (or right) ones (h - 2 cy, 2.4-4.1)
 SAME_REACH = 1.4     # a read alike a card within this many card diagonals of it may be its twin corner
 AGREE_FLOOR = 0.1    # twin corners read differently join only if each gives the joint reading this much
 ALT_FLOOR = 0.15     # a duplicate's weaker read may take an alternative at least this probable
@@ -96,6 +101,9 @@ class CardRead:
     probs: F32 | None
     card: str
     second_choice: bool = False  # one_deck gave it an alternative: it stays as unsure as it was read
+    # a four-index deck's other corners of this card (``_join_same_identity``): their readings count, but they are not
+    # the card's two opposite corners, so its outline and index boxes come from ``members``
+    extra: list[IndexHit] = field(default_factory=list)
 
     def prob(self, name: str, names: list[str]) -> float:
         if self.probs is None:
@@ -166,8 +174,9 @@ def _twins_agree(a: IndexHit, b: IndexHit, names: list[str]) -> bool:
     return float(a.probs[i]) >= AGREE_FLOOR and float(b.probs[i]) >= AGREE_FLOOR
 
 
-def pair_indices(hits: list[IndexHit], names: list[str]) -> list[CardRead]:
-    """Group the hits into physical cards (at most two distinct corners each), best-scored first."""
+def pair_indices(hits: list[IndexHit], names: list[str], four_index: bool | None = None) -> list[CardRead]:
+    """Group the hits into physical cards (at most two distinct corners each, and in a four-index deck its other
+    corners as ``extra``: ``_join_same_identity``, ``four_index``), best-scored first."""
     order = sorted(hits, key=lambda h: -h.score)
     geo = [_outline_centre(h) for h in order]
     used = [False] * len(order)
@@ -196,7 +205,7 @@ def pair_indices(hits: list[IndexHit], names: list[str]) -> list[CardRead]:
             members.append(order[best_j])
         probs, card = _reading(members, names)
         reads.append(CardRead(members, probs, card))
-    return _join_same_identity(reads, names)
+    return _join_same_identity(reads, names, four_index)
 
 
 def _faces(a: IndexHit, b: IndexHit) -> bool:
@@ -225,29 +234,103 @@ def _alike(kept: CardRead, read: CardRead, names: list[str]) -> bool:
     return len(kept.members) == 1 and len(read.members) == 1 and _twins_agree(kept.members[0], read.members[0], names)
 
 
-def _join_same_identity(reads: list[CardRead], names: list[str]) -> list[CardRead]:
+def _near(kept: CardRead, read: CardRead) -> bool:
+    """``read``'s first index lies within ``SAME_REACH`` card diagonals of ``kept``'s."""
+    _c, _h, diag = _outline_centre(kept.members[0])
+    return math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag
+
+
+def _along_an_edge(a: IndexHit, b: IndexHit) -> bool:
+    """``b`` lies where another index of ``a``'s card would in a four-index deck: along the glyph's up axis (the
+    card's long edge) or its right axis (the short edge), that edge's length minus the index apart (in index
+    heights), whichever way each faces (quarter turns apart at most ``EDGE_TURN``)."""
+    unit = (max(a.box[2] - a.box[0], a.box[3] - a.box[1]) + max(b.box[2] - b.box[0], b.box[3] - b.box[1])) / 2
+    if unit <= 0 or abs(((b.glyph_up - a.glyph_up + 45) % 90) - 45) > EDGE_TURN:
+        return False
+    (ax, ay), (bx, by) = _centre(a.box), _centre(b.box)
+    dx, dy = bx - ax, by - ay
+    apart = math.hypot(dx, dy) / unit
+    ux, uy = unit_of(a.glyph_up)
+    off_up = math.degrees(math.acos(min(1.0, abs(dx * ux + dy * uy) / (math.hypot(dx, dy) or 1.0))))
+    if off_up <= EDGE_TURN:
+        return LONG_EDGE[0] <= apart <= LONG_EDGE[1]
+    return 90 - off_up <= EDGE_TURN and SHORT_EDGE[0] <= apart <= SHORT_EDGE[1]
+
+
+def _corner_of(kept: CardRead, read: CardRead) -> bool:
+    """``read`` (read as ``kept``'s identity) is another corner of ``kept``'s card in a four-index deck: its first
+    index lies along an edge of the card from one of ``kept``'s (``_along_an_edge``)."""
+    return kept.card == read.card and any(_along_an_edge(m, read.members[0]) for m in kept.members + kept.extra)
+
+
+def four_index_deck(reads: list[CardRead]) -> bool:
+    """Whether the photo's deck has indices in all four corners: at least ``FOUR_INDEX_PAIRS`` pairs of reads of one
+    identity lie along one card edge of each other (``_corner_of``) and cannot be one card's two opposite corners
+    (``_could_be_one_card``). A four-index card shows its top-right and bottom-left indices as well, and the readers,
+    trained on decks with two, read a top-right index facing either way; a two-index deck gives such a pair only
+    where an identity is misread just there, and three times in one photo before this counts."""
+    pairs = 0
+    for i, a in enumerate(reads):
+        for b in reads[i + 1:]:
+            if _corner_of(a, b) and not _could_be_one_card(a, b):
+                pairs += 1
+                if pairs >= FOUR_INDEX_PAIRS:
+                    return True
+    return False
+
+
+def _inside(outline: tuple[Point, ...], point: Point) -> bool:
+    """``point`` inside the convex quadrilateral ``outline`` (either winding)."""
+    signs = []
+    for (x0, y0), (x1, y1) in zip(outline, outline[1:] + outline[:1], strict=True):
+        signs.append((x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0) > 0)
+    return all(signs) or not any(signs)
+
+
+def _leads(a: IndexHit, b: IndexHit) -> bool:
+    """Of a four-index card's two corners, ``b`` gives the card's outline rather than ``a``: ``b``'s estimate holds
+    ``a``'s index and ``a``'s does not hold ``b``'s (a top-right index read as a top-left estimates the card beside
+    it, outside)."""
+    return (_inside(outline_from_index(b.box, b.glyph_up), _centre(a.box))
+            and not _inside(outline_from_index(a.box, a.glyph_up), _centre(b.box)))
+
+
+def _join_same_identity(reads: list[CardRead], names: list[str], four_index: bool | None = None) -> list[CardRead]:
     """A read alike a card (``_alike``) within ``SAME_REACH`` diagonals that could be one card with it
     (``_could_be_one_card``) is that card's twin corner (or the same index twice): it joins it, keeping two
     distinct corners at most, and the two corners' joint reading decides the identity. Two reads that cannot
     be one card (one behind the other's index, as in two tight rows laid head to head) stay two cards:
-    ``one_deck`` then finds which is misread."""
+    ``one_deck`` then finds which is misread. In a four-index deck (``four_index``; None: ``four_index_deck`` of
+    ``reads``) a read of a card's identity near it is the card's other corner whatever way the two face: it joins it
+    as an ``extra`` corner (its reading counts), and of two lone corners the one whose estimate holds the other
+    gives the card's outline (``_leads``)."""
+    if four_index is None:
+        four_index = four_index_deck(reads)
     out: list[CardRead] = []
     for read in reads:
-        host = None
+        host, corner = None, False
         for kept in out:
-            _c, _h, diag = _outline_centre(kept.members[0])
-            near = math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag
+            near = _near(kept, read)
             if near and _alike(kept, read, names) and _could_be_one_card(kept, read):
                 host = kept
                 break
+            if near and four_index and _corner_of(kept, read):
+                if len(kept.members) == len(read.members) == 1 and _leads(kept.members[0], read.members[0]):
+                    kept.members, read.members = read.members, kept.members
+                kept.extra += read.members + read.extra
+                kept.probs, kept.card = _reading(kept.members + kept.extra, names)
+                corner = True
+                break
+        if corner:
+            continue
         if host is None:
             out.append(read)
             continue
         for m in read.members:
             if len(host.members) < 2 and all(overlap(m.box, h.box) < 0.5 for h in host.members):
                 host.members.append(m)
-        if len(host.members) == 2:
-            host.probs, host.card = _reading(host.members, names)
+        if len(host.members) == 2 or host.extra:
+            host.probs, host.card = _reading(host.members + host.extra, names)
     return out
 
 
@@ -397,8 +480,11 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
     """One detection per physical card, sorted top to bottom. Hits read at least ``read_floor``
     probable make the cards; weaker ones only by elimination (``by_elimination``). Outlines are estimated in the
     deck's own proportions where the cards seen by both corners show them (``vision.proportion``)."""
-    reads = one_deck(pair_indices([h for h in hits if h.cls_prob >= read_floor], names), names)
-    weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names) if _apart_from(r, reads)]
+    sure = pair_indices([h for h in hits if h.cls_prob >= read_floor], names)
+    four_index = any(r.extra for r in sure)   # the weak reads' deck is the sure reads'
+    reads = one_deck(sure, names)
+    weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names, four_index)
+            if _apart_from(r, reads)]
     read_as = {id(r): r.probs for r in reads + weak}
     reads += by_elimination(weak, reads, names)
     reads = weighed_by_deck(reads, names)
@@ -407,5 +493,17 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
     return cards
 
 
-__all__ = ["ALT_FLOOR", "ELIMINATION_FLOOR", "READ_FLOOR", "CardRead", "IndexHit", "by_elimination", "join_indices",
-           "one_deck", "overlap", "pair_indices", "weighed_by_deck"]
+__all__ = [
+    "ALT_FLOOR",
+    "ELIMINATION_FLOOR",
+    "READ_FLOOR",
+    "CardRead",
+    "IndexHit",
+    "by_elimination",
+    "four_index_deck",
+    "join_indices",
+    "one_deck",
+    "overlap",
+    "pair_indices",
+    "weighed_by_deck",
+]
