@@ -13,6 +13,9 @@ Five steps, each a function:
    corners read alike (a 3c and a 3s), when each of the two lies across the other's card:
    a read behind an index (the facing index of a second tight row laid head to head) is
    another card, left to ``one_deck``.
+   In a deck with indices in all four corners (``four_index_deck``: three reads of an
+   identity or more lying along a card edge from another read of it) such a read is that
+   card's other corner too, whichever way the readers took it to face.
 2. ``CardRead``: the joined members, the card probabilities and the chosen identity.
 3. ``one_deck``: a game is dealt from one deck, so an identity read on two separate cards
    is at least one misread. The weaker read takes its best alternative that no other
@@ -45,6 +48,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -280,11 +284,8 @@ def four_index_deck(reads: list[CardRead]) -> bool:
 
 
 def _inside(outline: tuple[Point, ...], point: Point) -> bool:
-    """``point`` inside the convex quadrilateral ``outline`` (either winding)."""
-    signs = []
-    for (x0, y0), (x1, y1) in zip(outline, outline[1:] + outline[:1], strict=True):
-        signs.append((x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0) > 0)
-    return all(signs) or not any(signs)
+    """``point`` inside ``outline`` (OpenCV's test, as the evaluations use it: ``training.evaluate.inside_polygon``)."""
+    return cv2.pointPolygonTest(np.asarray(outline, np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
 def _leads(a: IndexHit, b: IndexHit) -> bool:
@@ -301,9 +302,9 @@ def _join_same_identity(reads: list[CardRead], names: list[str], four_index: boo
     distinct corners at most, and the two corners' joint reading decides the identity. Two reads that cannot
     be one card (one behind the other's index, as in two tight rows laid head to head) stay two cards:
     ``one_deck`` then finds which is misread. In a four-index deck (``four_index``; None: ``four_index_deck`` of
-    ``reads``) a read of a card's identity near it is the card's other corner whatever way the two face: it joins it
-    as an ``extra`` corner (its reading counts), and of two lone corners the one whose estimate holds the other
-    gives the card's outline (``_leads``)."""
+    ``reads``) a read of a card's identity lying along one of its edges from one of its indices (``_corner_of``,
+    whichever way the two face) is the card's other corner: it joins it as an ``extra`` corner (its reading counts),
+    and of two lone corners the one whose estimate holds the other gives the card's outline (``_leads``)."""
     if four_index is None:
         four_index = four_index_deck(reads)
     out: list[CardRead] = []
