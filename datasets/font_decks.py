@@ -27,6 +27,7 @@ from PIL import ImageDraw, ImageFont
 from referee.cards import DECK, Card
 
 from .art_cache import CardArt, make_mips
+from .suit_shapes import SuitShapes
 from .testdeck import draw_suit
 
 Image = NDArray[Any]
@@ -89,7 +90,10 @@ def _ink_layer(text: str, font: Any, colour: tuple[int, int, int], squeeze: floa
     return layer
 
 
-def _suit_layer(suit: str, height: int, colour: tuple[int, int, int], font_path: str | None) -> PILImage.Image:
+def _suit_layer(suit: str, height: int, colour: tuple[int, int, int], font_path: str | None,
+                shapes: SuitShapes | None = None) -> PILImage.Image:
+    if shapes is not None:
+        return shapes.layer(suit, height, colour)
     if font_path is not None:
         return _to_height(_ink_layer(SUIT_CHARS[suit], _font(font_path, int(height * 1.5)), colour, 1.0), height)
     r = max(3, height // 2)
@@ -123,6 +127,7 @@ class FontDeckStyle:
         self.corner_r = int(W * rng.uniform(0.03, 0.09))
         self.frame = rng.random() < 0.4
         self.court_inset = float(rng.uniform(0.17, 0.3))         # court picture frame, share of the width
+        self.suit_shapes: SuitShapes | None = None  # suits drawn from parameters (font_deck's drawn_suits)
 
     def colour(self, card: Card) -> tuple[int, int, int]:
         if self.four_colour and card.suit.value == "d":
@@ -140,7 +145,7 @@ def _index(card: Card, style: FontDeckStyle) -> PILImage.Image:
     rank = _ink_layer(text, font, colour, style.squeeze * (style.ten_squeeze if text == "10" else 1.0))
     if rank.height:
         rank = _to_height(rank, style.rank_h)
-    suit = _suit_layer(card.suit.value, style.suit_h, colour, style.suit_font)
+    suit = _suit_layer(card.suit.value, style.suit_h, colour, style.suit_font, style.suit_shapes)
     w = max(rank.width, suit.width) + 2
     layer = PILImage.new("RGBA", (w, rank.height + style.gap + suit.height), (0, 0, 0, 0))
     layer.alpha_composite(rank, ((w - rank.width) // 2, 0))
@@ -184,7 +189,7 @@ def _face(card: Card, style: FontDeckStyle, rng: np.random.Generator, index_w: i
                 draw.ellipse((min(x), min(y), max(x), max(y)), fill=(*c, 255))
         return img
     pip_h = int(W * (rng.uniform(0.3, 0.45) if card.rank == 14 else rng.uniform(0.12, 0.17)))
-    pip = _suit_layer(card.suit.value, pip_h, colour, style.suit_font)
+    pip = _suit_layer(card.suit.value, pip_h, colour, style.suit_font, style.suit_shapes)
     flipped = pip.rotate(180)
     if card.rank == 14:
         img.alpha_composite(pip, ((W - pip.width) // 2, (h - pip.height) // 2))
@@ -217,12 +222,16 @@ def draw_font_card(card: Card, style: FontDeckStyle, rng: np.random.Generator) -
     return bgra, box
 
 
-def font_deck(seed: int) -> CardArt:
-    """One procedural deck (all 52 cards in one drawn style), reproducible from ``seed``."""
+def font_deck(seed: int, drawn_suits: bool = False) -> CardArt:
+    """One procedural deck (all 52 cards in one drawn style), reproducible from ``seed``; ``drawn_suits``: its
+    suits (index and pips) drawn from parameters (``datasets.suit_shapes``, their own generator) instead of a
+    font's glyphs or the one plain shape, the rest of the deck as without."""
     rng = np.random.default_rng(seed)
     style = FontDeckStyle(rng)
+    if drawn_suits:
+        style.suit_shapes = SuitShapes(np.random.default_rng([seed, 2]))
     drawn = [draw_font_card(c, style, rng) for c in DECK]
     stack = np.stack([d[0] for d in drawn])
     boxes = np.array([d[1] for d in drawn], dtype=np.float64)
-    name = f"fonts-{seed}"
+    name = f"fonts-drawn-{seed}" if drawn_suits else f"fonts-{seed}"
     return CardArt(name=name, family="fonts", images=stack, boxes=boxes, back=None, mips=tuple(make_mips(stack)))
