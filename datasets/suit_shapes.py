@@ -18,7 +18,7 @@ Each is filled on a canvas four times larger and shrunk (smooth edges), and cut 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -26,7 +26,6 @@ from numpy.typing import NDArray
 from PIL import Image as PILImage
 
 SUPERSAMPLE = 4
-_UNIT = 100  # canvas units per half side of the shape's box, before supersampling
 
 
 def _circle(cx: float, cy: float, r: float, n: int = 48) -> NDArray[np.float64]:
@@ -66,10 +65,12 @@ class SuitShapes:
         r = float(u(0.27, 0.37))
         self.club = (r, float(u(-0.78, -0.55)) + (0.37 - r) * 0.6, float(u(0.95, 1.3)) * r,
                      float(u(-0.05, 0.22)), float(u(0.3, 1.0)) * r)
-        self.stems = {s: Stem(top=float(u(-0.1, 0.15)), bottom=1.0, width_top=float(u(0.04, 0.12)),
-                              width_foot=float(u(0.1, 0.42)), flare=float(u(1.0, 3.5))) for s in "sc"}
+        stems = {s: Stem(top=float(u(-0.1, 0.15)), bottom=1.0, width_top=float(u(0.04, 0.12)),
+                         width_foot=float(u(0.1, 0.42)), flare=float(u(1.0, 3.5))) for s in "sc"}
         self.stem_start = {"s": float(u(0.28, 0.5)), "c": float(u(0.3, 0.55))}  # where the body ends (y)
         self.diamond = (float(u(0.58, 0.85)), float(u(-0.18, 0.12)))   # half width, side bulge (< 0: drawn in)
+        # each stem starts inside its body, at least 0.3 above where the body ends
+        self.stems = {s: replace(stem, top=min(self.stem_start[s] - 0.3, stem.top)) for s, stem in stems.items()}
 
     def _heart(self, params: tuple[float, float, float, float], top: float, bottom: float
                ) -> list[NDArray[np.float64]]:
@@ -94,16 +95,15 @@ class SuitShapes:
         if suit == "s":
             end = self.stem_start["s"] + 0.25   # the body fills y in [-1, end], turned point up
             body = self._heart(self.spade, -1.0, end)
-            return [*(np.stack([p[:, 0], end - 1.0 - p[:, 1]], axis=1) for p in body), self._stem("s")]
+            return [*(np.stack([p[:, 0], end - 1.0 - p[:, 1]], axis=1) for p in body), self.stems["s"].outline()]
         if suit == "d":
             half, bulge = self.diamond
             pts = []
             corners = [(0.0, -1.0), (half, 0.0), (0.0, 1.0), (-half, 0.0)]
             for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
-                mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-                nx, ny = mx, my  # outward: away from the centre
-                norm = max(np.hypot(nx, ny), 1e-6)
-                cx, cy = mx + bulge * nx / norm, my + bulge * ny / norm
+                mx, my = (x0 + x1) / 2, (y0 + y1) / 2   # the side's middle; outward is away from the centre
+                norm = max(np.hypot(mx, my), 1e-6)
+                cx, cy = mx + bulge * mx / norm, my + bulge * my / norm
                 for t in np.linspace(0, 1, 12, endpoint=False):
                     pts.append(((1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t ** 2 * x1,
                                 (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t ** 2 * y1))
@@ -115,13 +115,8 @@ class SuitShapes:
         polys = [_circle(x, y + shift, r) for x, y in lobes]
         if centre > 0.02:
             polys.append(_circle(0.0, (top_y + 2 * side_y) / 3 + shift, centre))
-        polys.append(self._stem("c"))
+        polys.append(self.stems["c"].outline())
         return polys
-
-    def _stem(self, suit: str) -> NDArray[np.float64]:
-        s = self.stems[suit]
-        return Stem(top=min(self.stem_start[suit] - 0.3, s.top), bottom=s.bottom, width_top=s.width_top,
-                    width_foot=s.width_foot, flare=s.flare).outline()
 
     def layer(self, suit: str, height: int, colour: tuple[int, int, int]) -> PILImage.Image:
         """``suit`` drawn ``height`` px tall (its width by the deck's aspect), RGBA, cut to its ink."""

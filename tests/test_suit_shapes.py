@@ -62,7 +62,7 @@ def test_each_deck_draws_its_own_club_and_the_same_seed_the_same() -> None:
     assert min(ious) < 0.8, "clubs of many shapes"
 
 
-def test_a_deck_of_drawn_suits_differs_from_its_font_deck_in_the_suits_only_by_name_and_ink() -> None:
+def test_a_deck_of_drawn_suits_is_named_apart_and_draws_other_suits_than_its_font_deck() -> None:
     plain, drawn = font_deck(21), font_deck(21, drawn_suits=True)
     assert plain.name == "fonts-21" and drawn.name == "fonts-drawn-21"
     assert plain.images.shape == drawn.images.shape

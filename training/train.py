@@ -110,8 +110,8 @@ from .train_phases import (
     ClsPhase,
     DetPhase,
     FontScenes,
+    all_font_scenes,
     font_scene_count,
-    font_scenes_of,
 )
 from .train_reader import _augment, _load_crops, export_classifier, train_classifier
 
@@ -218,8 +218,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                    " (number cards and background)", ranks="23456789T")
     if phase.small and args.small_scenes:
         _add_crops(more, ensure_small_scenes(args, work), work / "crops_small", seed + 2, args.small_scenes)
-    for fonts in (phase.fonts, *phase.more_fonts):
-        if fonts is not None and (n_scenes := int(getattr(args, fonts.count))):
+    for fonts in all_font_scenes(phase):
+        if n_scenes := int(getattr(args, fonts.count)):
             font_scenes = ensure_font_scenes(args, work, n_scenes, fonts.scenes, fonts.seed_offset, fonts.drawn_suits)
             _add_crops(more, font_scenes, work / fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
@@ -432,13 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
     # the font-deck scenes are shared by both lanes (det6, cls8, cls9; cls11 has its own): made here, before they split
     font_sets: dict[tuple[str, int, bool], int] = {}   # scenes folder, seed, drawn suits -> as many as phases need
-    for k in stages:
-        if k not in phases:
-            continue
-        for fonts in (font_scenes_of(phases[k]), *getattr(phases[k], "more_fonts", ())):
-            if fonts is not None:
-                key = (fonts.scenes, fonts.seed_offset, fonts.drawn_suits)
-                font_sets[key] = max(font_sets.get(key, 0), int(getattr(args, fonts.count)))
+    for fonts in (f for k in stages if k in phases for f in all_font_scenes(phases[k])):
+        key = (fonts.scenes, fonts.seed_offset, fonts.drawn_suits)
+        font_sets[key] = max(font_sets.get(key, 0), int(getattr(args, fonts.count)))
     for (folder, seed_offset, drawn_suits), n_fonts in font_sets.items():
         if n_fonts:
             ensure_font_scenes(args, work, n_fonts, folder, seed_offset, drawn_suits)

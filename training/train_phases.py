@@ -393,6 +393,12 @@ def font_scenes_of(phase: DetPhase | ClsPhase) -> FontScenes | None:
     return phase.fonts
 
 
+def all_font_scenes(phase: DetPhase | ClsPhase) -> tuple[FontScenes, ...]:
+    """Every font-deck scene set a phase uses: its first (``fonts``) and a reader phase's ``more_fonts``."""
+    more = phase.more_fonts if isinstance(phase, ClsPhase) else ()
+    return tuple(f for f in (phase.fonts, *more) if f is not None)
+
+
 def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> int:
     """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
     ``--font-scenes2``, cls11 ``--font-scenes3``."""
