@@ -10,7 +10,9 @@ widened back to 16:9 first, as ``vision.stretch`` would) is turned by each angle
 large enough to hold it (the rest filled with the photo's median colour), its labelled index boxes turned with
 it (the upright box of each turned box), and read by the whole detector. Printed per models folder and angle:
 the photos, the cards, recall, the labelled indices stage 1 located, and the reads at or above the confidence
-floor (0.85) that are wrong, as ``training.evaluate_real`` counts them.
+floor (0.85) that are wrong, as ``training.evaluate_real`` counts them. A photo sprinkled with specks is
+median-filtered first, in its own pixels, as the runtime filters it (``vision.specks``): widened and turned, its
+specks would be smeared past what the runtime counts as one.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from training.realsets import LabelledIndex, RealPhoto, cardcounter
 from training.train_data import box_under
 from vision.detector import MODELS, CardDetector
 from vision.image_io import read_image
+from vision.specks import without_specks
 
 WIDE = 16 / 9  # cardcounter's frames: 16:9 webcam frames stored as 640 x 640
 
@@ -56,7 +59,7 @@ def measure(detector: CardDetector, photos: list[RealPhoto], degrees: float) -> 
     """The detector's reading of ``photos`` turned ``degrees``, scored against their turned labels."""
     report = SourceReport(f"turned {degrees:g} deg")
     for photo in photos:
-        image, labels = turned(read_image(photo.path), photo, degrees)
+        image, labels = turned(without_specks(read_image(photo.path), detector.speckled_share), photo, degrees)
         found = detector.detect(image)
         located = [b for d in found.cards for b in d.index_boxes] + list(found.unread)
         score_photo(report, labels, found.cards, located)
