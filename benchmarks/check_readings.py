@@ -48,7 +48,7 @@ from referee.ruleset import Ruleset, load_ruleset
 from referee.settle import settle
 from training.evaluate import inside_polygon
 from training.evaluate_real import Miss, contact_sheet, lies_on, reliability
-from vision.detector import MODELS
+from vision.detector import MODELS, reader_temperature
 from vision.pipeline import PhotoReading, read_photo
 from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
@@ -124,15 +124,17 @@ def tables(dirs: list[Path]) -> Iterator[tuple[str, Path, dict[str, Any]]]:
 
 
 MODELS_FILE = "models.json"  # in a set's readings folder: which models the cached readings were made with
-MODEL_FILES = ("index_det.onnx", "index_cls.onnx", "index_cls2.onnx", "reader_calibration.json")
+MODEL_FILES = ("index_det.onnx", "index_cls.onnx", "index_cls2.onnx")
 
 
 def models_digest(models: Path) -> str:
-    """A digest of what reads a photo in a models folder (the ONNX files and the readers' calibration)."""
+    """A digest of what reads a photo in a models folder: the ONNX files and the temperature the runtime applies
+    (``vision.detector.reader_temperature``; not the calibration file's fit statistics, which read nothing)."""
     h = hashlib.sha1()
     for name in MODEL_FILES:
         if (models / name).exists():
             h.update(name.encode() + b"\0" + (models / name).read_bytes())
+    h.update(f"temperature {reader_temperature(models):.6g}".encode())
     return h.hexdigest()[:16]
 
 

@@ -93,3 +93,9 @@ def test_cached_readings_say_which_models_made_them(tmp_path: Path) -> None:
     assert str(table_set) in line and "other models" in line
     (shipped / "index_cls.onnx").write_bytes(b"reader one, retrained")
     assert check_readings.stale_caches([table_set], shipped) != []
+    # a calibration refitted to the same applied temperature reads alike; another temperature does not
+    check_readings.record_models(table_set, shipped)
+    (shipped / "reader_calibration.json").write_text(json.dumps({"temperature": 1.0, "fitted": 0.6}))
+    assert check_readings.stale_caches([table_set], shipped) == []
+    (shipped / "reader_calibration.json").write_text(json.dumps({"temperature": 1.3, "fitted": 1.3}))
+    assert check_readings.stale_caches([table_set], shipped) != []
