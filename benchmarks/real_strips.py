@@ -5,11 +5,12 @@
 The strips of real phone photos of tight rows and fans (3-6 mm of a corner showing) are what the readers miss
 most, and no labelled photo here holds many of them. This benchmark makes them from real pixels: every labelled
 index of ``../shared/realcards/cardcounter``'s held-out blocks (``val``, ``test``; one crop each, cut at its
-labelled box as the runtime reads the photo, turned upright: ``training.realcrops``) whose ink is whole enough
-to cut (``training.neighbours.whole_enough``) is read as it is and cut down by another crop of the set laid
-over it as the covering card (``training.neighbours.cut_one``): from the right leaving 80 / 60 / 45 % of the
-ink's width, the same slanted 12 deg (a fan), from below leaving 75 / 55 % of its height (the next row over the
-suit). The covering edge and its index are the same for every model (seeded by setting).
+labelled box as the runtime reads the photo, widened back and median-filtered where speckled, turned upright:
+``training.realcrops``) whose ink is whole enough to cut (``training.neighbours.whole_enough``) is read as it is
+and cut down by another crop of the set laid over it as the covering card (``training.neighbours.cut_one``): from
+the right leaving 80 / 60 / 45 % of the ink's width, the same slanted 12 deg (a fan), from below leaving 75 / 55 %
+of its height (the next row over the suit). The covering edge and its index are the same for every model (seeded
+by setting).
 
 Read as the runtime reads one crop (``vision.detector``: the first reader in four turns, the second reader's
 mean where the first is below 0.9, the best card over the turns; the reject class wins where it is likelier),
@@ -58,7 +59,7 @@ def real_crops(splits: list[str], work: Path) -> tuple[np.ndarray, list[str]]:
     images, cards = [], []
     for split in splits:
         build_real_crops(cardcounter(split), work, split, variants=1, bg_per_photo=0, flip_bg=0.0, detector=det,
-                         as_read=True)
+                         as_read=True, filtered=True)
         for f in sorted((work / split).glob("*/*.jpg")):
             if f.parent.name == BG_CLASS:
                 continue

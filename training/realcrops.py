@@ -5,7 +5,9 @@ quarter turn in which the shipped reader finds the labelled card most probable (
 only the turn is asked). Every labelled index gives ``variants`` crops: around its labelled box and,
 where stage 1 located it, around the detector's own box (what the reader sees at run time), each with
 its own shift and scale. ``as_read``: each photo's crops are cut as the runtime reads it, widened back
-when ``vision.stretch`` takes it for a squashed one (cardcounter's frames: squashed from 16:9).
+when ``vision.stretch`` takes it for a squashed one (cardcounter's frames: squashed from 16:9); ``filtered``: cut
+from the photo median-filtered where it is speckled, as the runtime reads it (``vision.specks``; the benchmarks:
+the training crops keep their specks, as the shipped readers were trained on them).
 Background (``zz_bg``): boxes of an index's size away from every labelled
 index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
 a share of upside-down indices. Layout as ``training.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.
@@ -23,6 +25,7 @@ import numpy as np
 
 from vision.detector import CardDetector
 from vision.image_io import read_image
+from vision.specks import without_specks
 from vision.tiles import BG_CLASS, crop_square
 
 from .evaluate_real import lies_on
@@ -50,7 +53,7 @@ def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
 
 def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: int = 12, bg_per_photo: int = 24,
                      flip_bg: float = 0.08, seed: int = 0, detector: CardDetector | None = None,
-                     as_read: bool = False) -> int:
+                     as_read: bool = False, filtered: bool = False) -> int:
     detector = detector or CardDetector()
     rng = np.random.default_rng(seed)
     for name in detector.names:
@@ -58,6 +61,8 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
     count = 0
     for photo in photos:
         image = read_image(photo.path)
+        if filtered:
+            image = without_specks(image, detector.speckled_share)
         h, w = image.shape[:2]
         det = detector.detect(image)
         located = [b for d in det.cards for b in d.index_boxes] + list(det.unread)
