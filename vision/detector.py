@@ -151,7 +151,7 @@ class CardDetector:
         self.holes = True           # the readers asked where a row shows a card not found (vision.holes)
         self.hole_ends = True       # ... and past the ends of a row the seat's other rows say is short
         self.speckled_share = SPECKLED_SHARE  # a photo with more specks than this is read median-filtered
-        #                                      (vision.specks: all 86 cardcounter photos 0.971 -> 0.986)
+        #                                      (vision.specks: all 86 cardcounter photos 0.972 -> 0.986)
         self.unstretch = True       # square photos squashed from 4:3 or 16:9 are read un-stretched (vision.stretch)
         self.other_frame = True     # ... and their unsure indices read in the other frame too (OTHER_FRAME_BELOW)
         self.zoom = True            # crop-and-zoom pass for small indices

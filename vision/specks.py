@@ -2,8 +2,8 @@
 
 Some photos come sprinkled with them: a dataset export's "noise" augmentation, a webcam's hot and dead
 pixels, bit errors in a stream. A reader crop enlarged from a small index turns a dark speck beside a club's
-lobes into a spade's point and a light one inside a glyph into a gap: on the cardcounter webcam photos 20 of
-the 22 cards the readers missed lay in the photos with many specks, half of the set. A speck is a pixel whose
+lobes into a spade's point and a light one inside a glyph into a gap: on the cardcounter webcam photos 19 of
+the 22 cards the readers missed lay in the 39 photos (of 86) over the share below. A speck is a pixel whose
 grey lies more than ``SPECK_CONTRAST`` above the brightest or below the darkest of its eight neighbours (a
 stroke one pixel wide has neighbours along it as dark as itself, and is no speck). A photo with more than
 ``SPECKLED_SHARE`` of its pixels specks is read through a 3 x 3 median filter (``without_specks``), which
