@@ -70,6 +70,7 @@ class ClsPhase:
     real_crops: str = "crops_real"  # the folder of those crops (made with the index finder in models/ then)
     real_variants: int = 12  # crops cut around each labelled index of the real training photos
     real_as_read: bool = False  # those crops cut as the runtime reads each photo (squashed frames widened back)
+    real_filtered: bool = False  # those crops cut from the photos median-filtered where speckled (vision.specks)
     tight: bool = False    # also the crops of --tight-scenes / --tight-font-scenes scenes laid in tight rows, with
     #                        the strips a person reads (train_data.readable_strip) and sideways indices as background
     stretch_p: float = 0.0  # share of each batch stretched along one axis (webcam frames stored square)
@@ -346,6 +347,12 @@ CLS_PHASES = {
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       more_fonts=(FontScenes("crops_drawn_suits", "drawn_suit_scenes", "scenes_drawn_suits", 141,
                                              drawn_suits=True),), exports_as="index_cls2.onnx"),
+    # cls19 (models/index_cls2.pt when its run is not here) continued on cls19's data with its real crops cut again from
+    # the photos median-filtered where speckled, as the runtime now reads them (vision.specks)
+    "cls41": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real3", real_filtered=True, tight=True, stretch_p=0.5, freeze_bn=True,
+                      neighbour_p=0.5, exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -385,6 +392,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls38": (1.0, 2),
     "cls39": (1.0, 2),
     "cls40": (1.0, 2),
+    "cls41": (1.0, 2),
 }
 
 
