@@ -6,8 +6,8 @@ only the turn is asked). Every labelled index gives ``variants`` crops: around i
 where stage 1 located it, around the detector's own box (what the reader sees at run time), each with
 its own shift and scale. ``as_read``: each photo's crops are cut as the runtime reads it, widened back
 when ``vision.stretch`` takes it for a squashed one (cardcounter's frames: squashed from 16:9); ``filtered``: cut
-from the photo median-filtered where it is speckled, as the runtime reads it (``vision.specks``; the benchmarks:
-the training crops keep their specks, as the shipped readers were trained on them).
+from the photo median-filtered where it is speckled, as the runtime reads it (``vision.specks``; the benchmarks
+and phase ``cls41``: the shipped readers' real crops keep their specks).
 Background (``zz_bg``): boxes of an index's size away from every labelled
 index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
 a share of upside-down indices. Layout as ``training.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.

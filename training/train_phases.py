@@ -396,11 +396,6 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
 }
 
 
-def font_scenes_of(phase: DetPhase | ClsPhase) -> FontScenes | None:
-    """The font-deck scenes a phase uses, if any (an index-finder phase: the first set)."""
-    return phase.fonts
-
-
 def all_font_scenes(phase: DetPhase | ClsPhase) -> tuple[FontScenes, ...]:
     """Every font-deck scene set a phase uses: its first (``fonts``) and a reader phase's ``more_fonts``."""
     more = phase.more_fonts if isinstance(phase, ClsPhase) else ()
@@ -410,5 +405,4 @@ def all_font_scenes(phase: DetPhase | ClsPhase) -> tuple[FontScenes, ...]:
 def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> int:
     """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
     ``--font-scenes2``, cls11 ``--font-scenes3``."""
-    fonts = font_scenes_of(phase)
-    return int(getattr(args, fonts.count)) if fonts is not None else 0
+    return int(getattr(args, phase.fonts.count)) if phase.fonts is not None else 0
