@@ -40,11 +40,19 @@ _SKIP = ("cjk", "droid", "symbol", "math", "d050000l", "z003", "extralight")
 
 
 @functools.cache
-def font_files() -> tuple[tuple[str, ...], tuple[str, ...]]:
+def font_files(debian: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(rank fonts, suit fonts) found on this machine: every TrueType/OpenType file, and of
-    those the ones that draw the four suit glyphs."""
+    those the ones that draw the four suit glyphs; ``debian``: the font packages unpacked into the art cache
+    (``datasets.debian_fonts``) too."""
     files = sorted(str(p) for d in FONT_DIRS if d.is_dir() for p in d.rglob("*") if p.suffix.lower() in
                    (".ttf", ".otf"))
+    if debian:
+        from .debian_fonts import debian_font_files
+
+        more = debian_font_files()
+        if not more:
+            raise FileNotFoundError("the Debian font packages are not unpacked: python -m datasets.debian_fonts")
+        files += more
     ranks = tuple(f for f in files if not any(s in f.lower() for s in _SKIP))
     suits = []
     for f in files:
@@ -105,8 +113,8 @@ def _suit_layer(suit: str, height: int, colour: tuple[int, int, int], font_path:
 class FontDeckStyle:
     """Everything one deck draws the same way, drawn from ``rng``."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        ranks, suits = font_files()
+    def __init__(self, rng: np.random.Generator, debian_fonts: bool = False) -> None:
+        ranks, suits = font_files(debian_fonts)
         self.rank_font: str | None = str(rng.choice(ranks)) if ranks else None
         self.suit_font: str | None = str(rng.choice(suits)) if suits and rng.random() < 0.6 else None
         self.height = int(rng.integers(560, 630))
@@ -222,16 +230,17 @@ def draw_font_card(card: Card, style: FontDeckStyle, rng: np.random.Generator) -
     return bgra, box
 
 
-def font_deck(seed: int, drawn_suits: bool = False) -> CardArt:
+def font_deck(seed: int, drawn_suits: bool = False, debian_fonts: bool = False) -> CardArt:
     """One procedural deck (all 52 cards in one drawn style), reproducible from ``seed``; ``drawn_suits``: its
     suits (index and pips) drawn from parameters (``datasets.suit_shapes``, their own generator) instead of a
-    font's glyphs or the one plain shape, the rest of the deck as without."""
+    font's glyphs or the one plain shape, the rest of the deck as without; ``debian_fonts``: its fonts chosen among
+    the Debian font packages' too (``datasets.debian_fonts``)."""
     rng = np.random.default_rng(seed)
-    style = FontDeckStyle(rng)
+    style = FontDeckStyle(rng, debian_fonts)
     if drawn_suits:
         style.suit_shapes = SuitShapes(np.random.default_rng([seed, 2]))
     drawn = [draw_font_card(c, style, rng) for c in DECK]
     stack = np.stack([d[0] for d in drawn])
     boxes = np.array([d[1] for d in drawn], dtype=np.float64)
-    name = f"fonts-drawn-{seed}" if drawn_suits else f"fonts-{seed}"
+    name = f"fonts{'-debian' if debian_fonts else ''}{'-drawn' if drawn_suits else ''}-{seed}"
     return CardArt(name=name, family="fonts", images=stack, boxes=boxes, back=None, mips=tuple(make_mips(stack)))

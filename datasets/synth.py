@@ -107,7 +107,8 @@ SCENES_PER_FONT_DECK = 10  # --font-decks: each run of this many scenes draws on
 
 def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
                  tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False, look: str = "camera",
-                 tight: float = 0.0, bent: float = 0.0, held: bool = False, drawn_suits: bool = False) -> None:
+                 tight: float = 0.0, bent: float = 0.0, held: bool = False, drawn_suits: bool = False,
+                 debian_fonts: bool = False) -> None:
     cv2.setNumThreads(1)
     if font_decks:
         decks: list[CardArt] = []
@@ -116,7 +117,7 @@ def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: boo
     else:
         decks = split_decks(split, tiers=tiers)  # type: ignore[arg-type]
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks, look=look,
-                   drawn_suits=drawn_suits, tight=tight, bent=bent, held=held,
+                   drawn_suits=drawn_suits, debian_fonts=debian_fonts, tight=tight, bent=bent, held=held,
                    textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
@@ -126,7 +127,8 @@ def _work(index: int) -> int:
         k = index // SCENES_PER_FONT_DECK
         if w.get("font_k") != k:
             from .font_decks import font_deck
-            w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k, drawn_suits=w["drawn_suits"])], k
+            w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k, drawn_suits=w["drawn_suits"],
+                                                debian_fonts=w["debian_fonts"])], k
     return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"], w["look"],
                        w["tight"], w["bent"], w["held"])
 
@@ -135,12 +137,13 @@ def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, work
              start: int = 0, use_test_deck: bool = False, progress: bool = True,
              tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False,
              look: str = "camera", tight: float = 0.0, bent: float = 0.0, held: bool = False,
-             drawn_suits: bool = False) -> dict[str, float]:
+             drawn_suits: bool = False, debian_fonts: bool = False) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
-    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight, bent, held, drawn_suits)
+    args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight, bent, held, drawn_suits,
+            debian_fonts)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -192,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--drawn-suits", action="store_true",
                     help="with --font-decks: each deck's suits drawn from parameters (datasets.suit_shapes: lobes, "
                          "points, stems and feet of many shapes) instead of a font's glyphs")
+    ap.add_argument("--debian-fonts", action="store_true",
+                    help="with --font-decks: each deck's fonts chosen among the Debian font packages unpacked into "
+                         "the art cache too (python -m datasets.debian_fonts: ~35 more typeface families)")
     ap.add_argument("--tiers", default=",".join(DEFAULT_TIERS),
                     help="deck tiers to draw from (default A,A-dup; B/C only if setup_art rendered them)")
     ap.add_argument("--look", choices=LOOKS, default="camera",
@@ -218,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.drawn_suits and not args.font_decks:
         print("error: --drawn-suits draws the suits of --font-decks decks: give both", file=sys.stderr)
         return 2
+    if args.debian_fonts and not args.font_decks:
+        print("error: --debian-fonts chooses the fonts of --font-decks decks: give both", file=sys.stderr)
+        return 2
     tiers = tuple(t.strip() for t in args.tiers.split(",") if t.strip())
     if args.cache:
         os.environ["SHISANSHUI_CACHE"] = str(args.cache)
@@ -229,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
                      tiers=tiers, font_decks=args.font_decks, look=args.look, tight=args.tight, bent=args.bent,
-                     held=args.held, drawn_suits=args.drawn_suits)
+                     held=args.held, drawn_suits=args.drawn_suits, debian_fonts=args.debian_fonts)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:

@@ -70,3 +70,28 @@ def test_scenes_of_font_decks_label_every_card(tmp_path: Path, workers: int) -> 
     assert all(d.startswith("fonts-") for d in decks) and len(decks) == 2, "a new deck every 10 scenes"
     assert all(t["family"] == "fonts" for t in truths)
     assert all(len(t["cards"]) >= 26 for t in truths)
+
+
+def test_debian_fonts_are_asked_for_not_assumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decks of ``--debian-fonts`` draw from the font packages unpacked into the art cache; where they are not
+    unpacked the deck says how to get them, and the option without ``--font-decks`` is refused (exit 2)."""
+    from datasets import debian_fonts, synth
+
+    monkeypatch.setenv("SHISANSHUI_CACHE", str(tmp_path))
+    font_files.cache_clear()
+    try:
+        assert debian_fonts.debian_font_files() == ()
+        with pytest.raises(FileNotFoundError, match="datasets.debian_fonts"):
+            font_deck(3, debian_fonts=True)
+        # a font file put where the packages unpack is among the rank fonts of such decks, not of the others
+        plain = font_files()[0]
+        if plain:
+            extra = debian_fonts.fonts_dir() / "usr/share/fonts/truetype/x/Extra.ttf"
+            extra.parent.mkdir(parents=True)
+            extra.write_bytes(Path(plain[0]).read_bytes())
+            font_files.cache_clear()
+            assert str(extra) in font_files(debian=True)[0] and str(extra) not in font_files()[0]
+            assert font_deck(3, debian_fonts=True).name == "fonts-debian-3" and font_deck(3).name == "fonts-3"
+    finally:
+        font_files.cache_clear()
+    assert synth.main(["--n", "1", "--out", str(tmp_path / "s"), "--debian-fonts"]) == 2

@@ -220,7 +220,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         _add_crops(more, ensure_small_scenes(args, work), work / "crops_small", seed + 2, args.small_scenes)
     for fonts in all_font_scenes(phase):
         if n_scenes := int(getattr(args, fonts.count)):
-            font_scenes = ensure_font_scenes(args, work, n_scenes, fonts.scenes, fonts.seed_offset, fonts.drawn_suits)
+            font_scenes = ensure_font_scenes(args, work, n_scenes, fonts.scenes, fonts.seed_offset, fonts.drawn_suits,
+                                             fonts.debian_fonts)
             _add_crops(more, font_scenes, work / fonts.crops, seed + 3, n_scenes)
     if phase.v2 and args.v2_scenes:
         _add_crops(more, ensure_v2_scenes(args, work), work / "crops_v2", seed + 4, args.v2_scenes)
@@ -380,6 +381,10 @@ def train_parser() -> argparse.ArgumentParser:
                     help="scenes of procedural font decks whose suits are drawn from parameters (datasets.synth "
                          "--font-decks --drawn-suits: 100 decks of clubs, spades, hearts and diamonds of many shapes) "
                          "for the crops of cls39 and cls40")
+    ap.add_argument("--debian-font-scenes", type=int, default=1000,
+                    help="scenes of procedural font decks whose fonts are chosen among the Debian font packages' too "
+                         "(datasets.synth --font-decks --debian-fonts: 100 decks; python -m datasets.debian_fonts "
+                         "first) for the crops of cls42 and cls43")
     ap.add_argument("--font-scenes2", type=int, default=3000,
                     help="scenes of procedural font decks for cls9's crops (the first --font-scenes and more)")
     for n, (hours, epochs) in READER_BUDGETS.items():   # the reader's later phases: a budget, and epochs within it
@@ -394,7 +399,7 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls41, det9, det10 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, det9, det10 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
@@ -431,13 +436,13 @@ def main(argv: list[str] | None = None) -> int:
     ensure_scenes(scenes, "train", n_train, args.seed, args.test_deck, args.workers, args.size)
     ensure_scenes(scenes, "val", args.val_scenes, args.seed + 1, args.test_deck, args.workers, args.size)
     # the font-deck scenes are shared by both lanes (det6, cls8, cls9; cls11 has its own): made here, before they split
-    font_sets: dict[tuple[str, int, bool], int] = {}   # scenes folder, seed, drawn suits -> as many as phases need
+    font_sets: dict[tuple[str, int, bool, bool], int] = {}  # folder, seed, drawn suits, Debian fonts -> scenes needed
     for fonts in (f for k in stages if k in phases for f in all_font_scenes(phases[k])):
-        key = (fonts.scenes, fonts.seed_offset, fonts.drawn_suits)
+        key = (fonts.scenes, fonts.seed_offset, fonts.drawn_suits, fonts.debian_fonts)
         font_sets[key] = max(font_sets.get(key, 0), int(getattr(args, fonts.count)))
-    for (folder, seed_offset, drawn_suits), n_fonts in font_sets.items():
+    for (folder, seed_offset, drawn_suits, debian_fonts), n_fonts in font_sets.items():
         if n_fonts:
-            ensure_font_scenes(args, work, n_fonts, folder, seed_offset, drawn_suits)
+            ensure_font_scenes(args, work, n_fonts, folder, seed_offset, drawn_suits, debian_fonts)
     if any(getattr(phases[k], "v2", False) for k in stages if k in phases) and args.v2_scenes:
         ensure_v2_scenes(args, work)
     lanes = [[k for k in stages if k.startswith("det")], [k for k in stages if not k.startswith("det")]]

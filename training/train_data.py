@@ -33,7 +33,8 @@ SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synt
 
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
                   size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0,
-                  bent: float = 0.0, look: str = "camera", held: bool = False, drawn_suits: bool = False) -> None:
+                  bent: float = 0.0, look: str = "camera", held: bool = False, drawn_suits: bool = False,
+                  debian_fonts: bool = False) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -49,6 +50,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd.append("--font-decks")
     if drawn_suits:
         cmd.append("--drawn-suits")
+    if debian_fonts:
+        cmd.append("--debian-fonts")
     if tight:
         cmd += ["--tight", str(tight)]
     if bent:
@@ -397,13 +400,14 @@ def ensure_held_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path
 
 
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",
-                       seed_offset: int = 60, drawn_suits: bool = False) -> Path:
+                       seed_offset: int = 60, drawn_suits: bool = False, debian_fonts: bool = False) -> Path:
     """``n`` scenes of procedural font decks (``datasets.synth --font-decks``) in the folder and seed of
     ``folder`` under ``work`` with seed ``--seed`` + ``seed_offset`` (default: ``scenes_fonts``, for det6's
-    tiles and cls8/cls9's crops); ``drawn_suits``: decks whose suits are drawn from parameters (``--drawn-suits``)."""
+    tiles and cls8/cls9's crops); ``drawn_suits``: decks whose suits are drawn from parameters (``--drawn-suits``);
+    ``debian_fonts``: decks whose fonts are chosen among the Debian font packages' too (``--debian-fonts``)."""
     scenes = work / folder
     ensure_scenes(scenes, "train", n, args.seed + seed_offset, False, args.workers, args.size, fonts=True,
-                  drawn_suits=drawn_suits)
+                  drawn_suits=drawn_suits, debian_fonts=debian_fonts)
     return scenes
 
 

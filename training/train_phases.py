@@ -19,6 +19,7 @@ class FontScenes:
     scenes: str = "scenes_fonts"
     seed_offset: int = 60
     drawn_suits: bool = False  # the decks' suits drawn from parameters (datasets.suit_shapes), not a font's glyphs
+    debian_fonts: bool = False  # the decks' fonts chosen among the Debian font packages' too (datasets.debian_fonts)
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,20 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real3", real_filtered=True, tight=True, stretch_p=0.5, freeze_bn=True,
                       neighbour_p=0.5, exports_as="index_cls2.onnx"),
+    # the readers' unsure reads of unseen decks' whole, sharp indices are mostly one rank taken for another of like
+    # shape (J/3, Q/9, 6/5, A/4): the font decks drew their ranks in about nine typeface families (DejaVu, URW
+    # base35). These continue cls17 and cls19 on their own data beside the crops of --debian-font-scenes font-deck
+    # scenes whose fonts are chosen among ~35 more families too (datasets.debian_fonts: 100 decks)
+    "cls42": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True,
+                      more_fonts=(FontScenes("crops_debian_fonts", "debian_font_scenes", "scenes_debian_fonts", 142,
+                                             debian_fonts=True),)),
+    "cls43": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      more_fonts=(FontScenes("crops_debian_fonts", "debian_font_scenes", "scenes_debian_fonts", 142,
+                                             debian_fonts=True),), exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -393,6 +408,8 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls39": (1.0, 2),
     "cls40": (1.0, 2),
     "cls41": (1.0, 2),
+    "cls42": (1.0, 2),
+    "cls43": (1.0, 2),
 }
 
 
