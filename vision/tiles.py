@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 CROP_SIZE = 64
 CROP_MARGIN = 1.3
+SHRINK_FIRST_BELOW = 0.5  # crop px per image px under which the covered part is area-shrunk first
 BG_CLASS = "zz_bg"  # the classifier's reject class (background, backs, chips, card art)
 
 Image = npt.NDArray[np.uint8]
@@ -85,8 +86,34 @@ def crop_square(image: Image, box: Box, margin: float = CROP_MARGIN, size: int =
         r = cv2.getRotationMatrix2D((0.0, 0.0), turn, s)
         m = r @ np.array([[sx, 0, -cx], [0, sy, -cy], [0, 0, 1.0]])
         m[:, 2] += size / 2
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return np.asarray(cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE))
+    m, part = _shrunk_first(image, m, size)
+    return np.asarray(cv2.warpAffine(image if part is None else part, m, (size, size), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def _shrunk_first(image: Image, m: npt.NDArray[np.float64], size: int) -> tuple[npt.NDArray[np.float64], Image | None]:
+    """The affine ``m`` (image -> crop) and the image it is to be applied to: where the crop shrinks the image below
+    ``SHRINK_FIRST_BELOW`` along an axis, the part of the image it covers, shrunk first by area averaging
+    (``cv2.warpAffine`` samples bilinearly whatever flag it is given, so a large index read at ``CROP_SIZE`` would
+    be read from every few pixels of its strokes), and ``m`` for that part; else ``m`` and None."""
+    fx, fy = float(np.hypot(m[0, 0], m[1, 0])), float(np.hypot(m[0, 1], m[1, 1]))  # crop px per image px
+    if min(fx, fy) >= SHRINK_FIRST_BELOW:
+        return m, None
+    inv = cv2.invertAffineTransform(m)
+    corners = np.array([[0, 0, 1], [size, 0, 1], [0, size, 1], [size, size, 1]], np.float64) @ inv.T
+    h, w = image.shape[:2]
+    pad = 2.0 / min(fx, fy)
+    x0, y0 = max(0, math.floor(corners[:, 0].min() - pad)), max(0, math.floor(corners[:, 1].min() - pad))
+    x1, y1 = min(w, math.ceil(corners[:, 0].max() + pad)), min(h, math.ceil(corners[:, 1].max() + pad))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return m, None
+    gx, gy = min(1.0, fx), min(1.0, fy)
+    nw, nh = max(1, round((x1 - x0) * gx)), max(1, round((y1 - y0) * gy))
+    part = cv2.resize(image[y0:y1, x0:x1], (nw, nh), interpolation=cv2.INTER_AREA)
+    gx, gy = nw / (x1 - x0), nh / (y1 - y0)
+    # crop <- image: m; image <- part: x = x0 + (x' + 0.5) / gx - 0.5 (pixel centres, as cv2.resize maps them)
+    back = np.array([[1 / gx, 0, x0 + 0.5 / gx - 0.5], [0, 1 / gy, y0 + 0.5 / gy - 0.5], [0, 0, 1]], np.float64)
+    return m @ back, np.asarray(part, np.uint8)
 
 
 def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
