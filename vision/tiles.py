@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 CROP_SIZE = 64
 CROP_MARGIN = 1.3
-SHRINK_FIRST_BELOW = 0.5  # crop px per image px under which the covered part is area-shrunk first
+SHRINK_FIRST_BELOW = 1.0  # crop px per image px under which the covered part is area-shrunk first (any shrink)
 BG_CLASS = "zz_bg"  # the classifier's reject class (background, backs, chips, card art)
 
 Image = npt.NDArray[np.uint8]
