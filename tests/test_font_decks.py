@@ -81,7 +81,7 @@ def test_debian_fonts_are_asked_for_not_assumed(tmp_path: Path, monkeypatch: pyt
     font_files.cache_clear()
     try:
         assert debian_fonts.debian_font_files() == ()
-        with pytest.raises(FileNotFoundError, match="datasets.debian_fonts"):
+        with pytest.raises(FileNotFoundError, match=r"datasets\.debian_fonts"):
             font_deck(3, debian_fonts=True)
         # a font file put where the packages unpack is among the rank fonts of such decks, not of the others
         plain = font_files()[0]
