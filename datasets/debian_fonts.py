@@ -37,10 +37,9 @@ def fonts_dir(root: Path | None = None) -> Path:
 
 def debian_font_files(root: Path | None = None) -> tuple[str, ...]:
     """The unpacked packages' TrueType and OpenType files, sorted (empty when they are not unpacked)."""
-    where = fonts_dir(root)
-    if not where.is_dir():
-        return ()
-    return tuple(sorted(str(p) for p in where.rglob("*") if p.suffix.lower() in (".ttf", ".otf")))
+    from .font_decks import font_paths
+
+    return tuple(font_paths((fonts_dir(root),)))
 
 
 def unpack(root: Path | None = None, packages: tuple[str, ...] = FONT_PACKAGES) -> int:

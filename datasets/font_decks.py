@@ -39,13 +39,17 @@ LETTERS = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
 _SKIP = ("cjk", "droid", "symbol", "math", "d050000l", "z003", "extralight")
 
 
+def font_paths(dirs: tuple[Path, ...]) -> list[str]:
+    """Every TrueType/OpenType file under ``dirs`` (those that exist), sorted."""
+    return sorted(str(p) for d in dirs if d.is_dir() for p in d.rglob("*") if p.suffix.lower() in (".ttf", ".otf"))
+
+
 @functools.cache
 def font_files(debian: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(rank fonts, suit fonts) found on this machine: every TrueType/OpenType file, and of
     those the ones that draw the four suit glyphs; ``debian``: the font packages unpacked into the art cache
     (``datasets.debian_fonts``) too."""
-    files = sorted(str(p) for d in FONT_DIRS if d.is_dir() for p in d.rglob("*") if p.suffix.lower() in
-                   (".ttf", ".otf"))
+    files = font_paths(FONT_DIRS)
     if debian:
         from .debian_fonts import debian_font_files
 

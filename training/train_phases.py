@@ -89,6 +89,11 @@ class ClsPhase:
     #                        (train_data.build_fanned_crops: FAN_DEG from a quarter turn, as a fan's cards lie)
 
 
+# further font-deck scene sets, each shared by a phase of each reader
+DRAWN_SUIT_SCENES = FontScenes("crops_drawn_suits", "drawn_suit_scenes", "scenes_drawn_suits", 141, drawn_suits=True)
+DEBIAN_FONT_SCENES = FontScenes("crops_debian_fonts", "debian_font_scenes", "scenes_debian_fonts", 142,
+                                debian_fonts=True)
+
 DET_PHASES = {
     "det": DetPhase("tiles", "scenes", 0, 0.002, 0.5, 0.0, None),
     "det2": DetPhase("tiles2", "ft_scenes", 100, 0.001, 0.2, 0.0, "det"),        # more scenes
@@ -340,14 +345,11 @@ CLS_PHASES = {
     # spade, heart and diamond)
     "cls39": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True,
-                      more_fonts=(FontScenes("crops_drawn_suits", "drawn_suit_scenes", "scenes_drawn_suits", 141,
-                                             drawn_suits=True),)),
+                      stretch_p=0.5, freeze_bn=True, more_fonts=(DRAWN_SUIT_SCENES,)),
     "cls40": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      more_fonts=(FontScenes("crops_drawn_suits", "drawn_suit_scenes", "scenes_drawn_suits", 141,
-                                             drawn_suits=True),), exports_as="index_cls2.onnx"),
+                      more_fonts=(DRAWN_SUIT_SCENES,), exports_as="index_cls2.onnx"),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls19's data with its real crops cut again from
     # the photos median-filtered where speckled, as the runtime now reads them (vision.specks)
     "cls41": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
@@ -360,14 +362,11 @@ CLS_PHASES = {
     # scenes whose fonts are chosen among ~35 more families too (datasets.debian_fonts: 100 decks)
     "cls42": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True,
-                      more_fonts=(FontScenes("crops_debian_fonts", "debian_font_scenes", "scenes_debian_fonts", 142,
-                                             debian_fonts=True),)),
+                      stretch_p=0.5, freeze_bn=True, more_fonts=(DEBIAN_FONT_SCENES,)),
     "cls43": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      more_fonts=(FontScenes("crops_debian_fonts", "debian_font_scenes", "scenes_debian_fonts", 142,
-                                             debian_fonts=True),), exports_as="index_cls2.onnx"),
+                      more_fonts=(DEBIAN_FONT_SCENES,), exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
