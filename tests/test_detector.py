@@ -14,6 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -151,6 +152,32 @@ def test_the_crops_after_the_first_are_read_only_in_its_two_surest_turns() -> No
     in_two = cards()
     det.turns_read = 4
     assert in_two == cards()
+
+
+@needs_model
+def test_a_large_index_is_read_in_its_own_test_time_crops() -> None:
+    """An index at least ``large_index`` px long in the photo as read (widened where it is) is read in
+    ``tta_large``, whose second crop is 1.05 of the square where ``tta``'s is 1.15 (which takes in more of a large
+    index's sharp neighbours); as many crops either way, and ``read_boxes`` reads it as the mean of those crops."""
+    det = CardDetector()
+    det.second, det.turned, det.turns_read = None, False, 4
+    assert len(det.tta) == len(det.tta_large) and det.tta != det.tta_large
+    short = det.large_index - 1
+    assert det.crops_for((10.0, 10.0, 30.0, 10.0 + short)) == det.tta
+    assert det.crops_for((10.0, 10.0, 30.0, 10.0 + det.large_index)) == det.tta_large
+    assert det.crops_for((10.0, 10.0, 30.0, 10.0 + short), (1.0, 1.1)) == det.tta_large   # widened along y
+    image = read_image(FIXTURES / sorted(k for k, v in EXPECTED.items() if v["kind"] == "synthetic")[0])
+    image = cv2.resize(image, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    boxes, _scores = det.find_indices(image)
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    large = boxes[sides >= det.large_index][:1]
+    assert len(large) == 1
+    box = (float(large[0, 0]), float(large[0, 1]), float(large[0, 2]), float(large[0, 3]))
+    det.temperature = 1.0
+    want = det.first_reading([crop_square(image, box, jitter=j) for j in det.tta_large]).mean(axis=0)
+    np.testing.assert_allclose(det.read_boxes(image, large)[0], want, rtol=0, atol=1e-6)
+    other = det.first_reading([crop_square(image, box, jitter=j) for j in det.tta]).mean(axis=0)
+    assert not np.allclose(want, other, rtol=0, atol=1e-6)
 
 
 @needs_model

@@ -50,6 +50,14 @@ CLS_MODEL = "index_cls.onnx"
 CALIBRATION = "reader_calibration.json"  # optional: readers' temperature, fitted on real photos (training.calibrate)
 HOLE_SCORE = 0.5  # the stage-1 score given an index read at a hole in a row (vision.holes): none was found there
 SECOND_READER = "index_cls2.onnx"  # optional: a second reader asked about the indices the first is unsure of
+# An index this many px long or more (in the photo as read) has its own test-time crops (CardDetector.tta_large): its
+# second crop 1.05 of the square instead of 1.15, the edge of the readers' training crops (scaled 0.9-1.15), which
+# takes in more of a large index's sharp neighbours and reads it worst of the five. The first reader's sure reads of
+# the phone-held tables' 2,722 indices 60 px or more: 2,514 -> 2,540, 2 wrong either way; of the 200 test tables'
+# indices under 60 px the same change makes 44 more sure right and 5 more sure wrong (benchmarks/test_time_crops.py),
+# so they keep 1.15. Tables settled: validation 88 -> 90, 135 -> 137, 97 -> 98, bowed 58 -> 59, phone-held 23 -> 24,
+# test 126 and phone-held test 35 as before, 0 wrong (models/MODEL_CARD.md)
+LARGE_INDEX_PX = 60.0
 SECOND_OPINION_BELOW = 0.9  # the first reader's best reading below this: the two readers' mean decides
 #   (validation photo tables, 120 + 200: first reader alone 67 + 98 right, below 0.9 69 + 100, below 0.98
 #   69 + 101, all 0 wrong; 0.9 keeps a 12 MP photo at 835 ms end to end against 953 ms for 0.98)
@@ -165,6 +173,11 @@ class CardDetector:
         # (5 crops: validation-family precision 0.921 -> 0.955 at equal recall; ~+0.25 s on 52 cards)
         self.tta: tuple[tuple[float, float, float], ...] = (
             (0.0, 0.0, 1.0), (0.0, 0.0, 1.15), (0.0, 0.0, 0.9), (0.05, 0.05, 1.0), (-0.05, -0.05, 1.0))
+        # an index at least large_index px long (as read): its second crop at 1.05 instead of 1.15, which takes in
+        # more of the sharp neighbours of a large index and reads it worst of the five (benchmarks/test_time_crops.py)
+        self.large_index = LARGE_INDEX_PX
+        self.tta_large: tuple[tuple[float, float, float], ...] = (
+            (0.0, 0.0, 1.0), (0.0, 0.0, 1.05), (0.0, 0.0, 0.9), (0.05, 0.05, 1.0), (-0.05, -0.05, 1.0))
         self.turns_read = 2         # the turns the test-time crops after the first are read in (``_read_turns``)
         self.turned = True          # indices of turned cards also read turned upright (``_read_pair``)
         self.turn_mean_from = TURN_MEAN_FROM
@@ -298,9 +311,15 @@ class CardDetector:
         """The first reader's probabilities (n, 4 turns, classes) over the test-time crops of ``boxes``, each crop
         turned ``turns`` degrees, with the two readers' mean where the first is unsure."""
         x = TurnedCrops([crop_square(image, b, jitter=jit, stretch=s, turn=float(t))
-                         for b, t in zip(boxes, turns, strict=True) for jit in self.tta])
+                         for b, t in zip(boxes, turns, strict=True) for jit in self.crops_for(b, s)])
         probs = self._read_turns(self.cls, x, np.arange(len(boxes)))
         return self._second_opinion(probs, lambda rows: self._read_turns(self.second, x, rows))
+
+    def crops_for(self, box: Box, s: tuple[float, float] = (1.0, 1.0)) -> tuple[tuple[float, float, float], ...]:
+        """The test-time crops (dx, dy, scale) of the index in ``box``, the photo widened ``s`` as read: ``tta``, or
+        ``tta_large`` for an index at least ``large_index`` px long (as many crops either way)."""
+        long_side = max((box[2] - box[0]) * s[0], (box[3] - box[1]) * s[1])
+        return self.tta_large if long_side >= self.large_index else self.tta
 
     def _in_other_frame(self, image: npt.NDArray[np.uint8], boxes: F32, probs: F32, other: Stretch) -> F32:
         """``probs`` with the mean of their reading and the other camera frame's where the best card is below
