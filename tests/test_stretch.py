@@ -109,13 +109,15 @@ def test_an_unsure_club_read_in_the_other_frame_is_no_longer_a_confident_spade()
     """The val blocks' one confident misread: a 2c whose index, widened back one way, reads 2s at 0.95 (a
     second, made-up card). Read in the other frame too, the 2s is gone and no read of the photo is confidently
     wrong; every card found before is still found. (Its card lies turned enough that reading it turned upright
-    reads it 2c too, and so does the photo read median-filtered for its specks, ``vision.specks``: both are
-    left out here, to see the other frame alone.)"""
+    reads it 2c too, and so does the photo read median-filtered for its specks, ``vision.specks``, and so do the
+    test-time crops of a large index, ``CardDetector.tta_large``, its index being 60 px long or more once widened:
+    all three are left out here, to see the other frame alone.)"""
     photo = next(p for p in cardcounter() if p.path.stem == "WIN_20240627_12_50_26_Pro")
     image = read_image(photo.path)
     det = CardDetector()
     det.turned = False
     det.speckled_share = 1.0    # no photo median-filtered
+    det.tta_large = det.tta     # every index in the same test-time crops
     reports, reads = [], []
     for other_frame in (False, True):
         det.other_frame = other_frame
