@@ -34,7 +34,7 @@ from training.evaluate_real import lies_on
 from training.realsets import yolo_photos
 from vision.detector import CardDetector
 from vision.image_io import read_image
-from vision.tiles import crop_square
+from vision.tiles import BG_CLASS, crop_square
 from vision.types import MIN_CONFIDENCE
 
 Crop = tuple[float, float, float]
@@ -81,12 +81,10 @@ def real(detector: CardDetector, folder: Path) -> list[Row]:
         stretch, image, boxes, _scores = detector.find_as_read(read_image(photo.path))
         for raw in boxes:
             b = (float(raw[0]), float(raw[1]), float(raw[2]), float(raw[3]))
-            under = {ix.card for ix in photo.indices
-                     if lies_on(b, (ix.box[0] * stretch.sx, ix.box[1] * stretch.sy,
-                                    ix.box[2] * stretch.sx, ix.box[3] * stretch.sy))}
-            if len(under) == 1:
+            under = {ix.card for ix in photo.indices if lies_on(b, stretch.box_to(ix.box))}
+            if len(under) == 1:   # the boxes are the widened photo's own: their size is the size as read
                 out.append((read_all(detector, image, b), detector.names.index(under.pop()),
-                            max((b[2] - b[0]) * stretch.sx, (b[3] - b[1]) * stretch.sy)))
+                            max(b[2] - b[0], b[3] - b[1])))
     return out
 
 
@@ -99,7 +97,7 @@ def report(name: str, every: list[Row], reject: int, large: float) -> None:
 
 
 def report_rows(rows: list[tuple[npt.NDArray[np.float32], int]], reject: int) -> None:
-    keep = [k for k in range(rows[0][0].shape[-1]) if k != reject] if rows else []
+    keep = [k for k in range(rows[0][0].shape[-1]) if k != reject]
     for i, crop in enumerate(CROPS):
         hits = [p[i][:, keep].max(axis=0).argmax() == keep.index(t) for p, t in rows]
         truth = [p[i][:, t].max() for p, t in rows]
@@ -128,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, action="append", default=[], help="a YOLO-labelled real set")
     args = ap.parse_args(argv)
     detector = CardDetector()
-    reject = detector.names.index("zz_bg")
+    reject = detector.names.index(BG_CLASS)
     for root in args.dirs:
         if not (root / "readings").is_dir():
             print(f"{root}: no cached readings (python benchmarks/check_readings.py cache {root})", file=sys.stderr)
