@@ -467,6 +467,36 @@ def test_artwork_read_as_a_card_far_out_of_scale_with_its_seats_cards_is_left_ou
     assert note.message.endswith(f"is ignored: far {what} than the cards around it (artwork read as a card)")
 
 
+@pytest.mark.parametrize("far", [1.0, 0.7])
+def test_aces_pictured_on_a_card_back_beside_the_hands_are_left_out(far: float) -> None:
+    # A card back whose artwork is a fan of four aces lies beside the hands, and each pictured ace is read surely:
+    # two of them are cards the top player holds, two lie apart from every hand. Far smaller than the cards around
+    # them, they are artwork, noted and left out, and every hand is laid out as dealt, also when the camera's tilt
+    # shows the far (top) player's cards smaller than the near one's.
+    top = seat_cards(HANDS["top"], "top", CENTRES["top"])
+    dets = seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) + _seen_from_afar(top, CENTRES["top"], far)
+    back = (880.0, 520.0)
+    aces = [card_at(Card.parse(a), back[0] - 45 + 30 * k, back[1] + 4 * k, 10.0 * k - 15, confidence=c)
+            for k, (a, c) in enumerate((("As", 1.0), ("Ah", 0.97), ("Ad", 0.98), ("Ac", 0.95)))]
+    result = layout_table(dets + _seen_from_afar(aces, back, 0.4))
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    notes = [p for p in result.problems if p.kind == "unassigned_card"]
+    assert sorted(p.card for p in notes) == ["Ac", "Ad", "Ah", "As"] and not any(p.blocking for p in notes)
+    assert all(p.message.endswith("is ignored: far smaller than the cards around it (artwork read as a card)")
+               for p in notes)
+
+
+@pytest.mark.parametrize("far", [0.5, 0.35])
+def test_a_far_seats_hand_far_smaller_than_the_near_ones_is_no_artwork(far: float) -> None:
+    # Seen by a steeply tilted camera, the far player's cards are half the near player's size or less: a whole hand
+    # of them is more reads together than any artwork shows, so none is left out.
+    top = _seen_from_afar(seat_cards(HANDS["top"], "top", CENTRES["top"]), CENTRES["top"], far)
+    result = layout_table(seat_cards(HANDS["bottom"], "bottom", CENTRES["bottom"]) + top)
+    assert not result.blocked and not result.problems
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+
+
 def test_a_card_read_as_another_players_card_still_blocks() -> None:
     # The top player's Qc misread as 9d, which the bottom player holds: whichever read is kept, a
     # hand is a card short, so neither is guessed.

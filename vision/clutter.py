@@ -75,6 +75,60 @@ def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list
     return kept
 
 
+def expected_sizes(cards: Sequence[CardDetection]) -> list[float] | None:
+    """Each read's card size as the table's cards at its place have it. A tilted camera shrinks the cards steadily
+    toward the far side, so the logarithm of the size is taken as a plane over the photo. Most reads are the hands'
+    cards, so the plane starts level at the median size; it is fitted (least squares) to the reads lying within
+    ``THRESHOLDS.scale_fit_spread`` of it, and again to those within as much of the new plane, until they are the same
+    reads. A few reads of artwork lie off it from the start and do not pull it their way. None with fewer than
+    ``THRESHOLDS.scale_fit_reads`` reads, or when fewer lie near the plane."""
+    if len(cards) < THRESHOLDS.scale_fit_reads:
+        return None
+    sizes = np.array([card_size(c) for c in cards])
+    unit = float(np.median(sizes))  # places in card heights, sizes as logarithms of shares of the median
+    centres = np.array([c.center for c in cards]) / unit
+    places = np.column_stack([np.ones(len(cards)), centres - centres.mean(axis=0)])
+    logs = np.log(sizes / unit)
+    expected = np.zeros(len(cards))
+    near = np.zeros(len(cards), dtype=bool)
+    for _ in range(10):
+        now = np.abs(logs - expected) <= THRESHOLDS.scale_fit_spread
+        if now.sum() < THRESHOLDS.scale_fit_reads:
+            return None
+        if np.array_equal(now, near):
+            break
+        near = now
+        expected = places @ np.linalg.lstsq(places[near], logs[near], rcond=None)[0]
+    return [unit * math.exp(e) for e in expected]
+
+
+def without_artwork(cards: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
+    """The reads without artwork read as cards, such as the aces pictured on a card back beside the hands, whose reads
+    would otherwise be duplicates of the hands' cards or cards apart from every hand: a few reads together (at most
+    ``THRESHOLDS.artwork_reads`` of a size within ``THRESHOLDS.scale_fit_spread`` of theirs, within
+    ``THRESHOLDS.artwork_reach`` of their own size) far smaller than the table's cards at their place
+    (``expected_sizes``, the low end of ``THRESHOLDS.clutter_scale``). A hand's cards are more, and a far seat's
+    smaller cards are kept however small. Each read left out is noted (not blocking); a real card left out so leaves
+    its seat short, which is reported."""
+    expected = expected_sizes(cards)
+    if expected is None:
+        return cards
+    sizes = np.array([card_size(c) for c in cards])
+    centres = np.array([c.center for c in cards])
+    kept = []
+    for k, (c, size) in enumerate(zip(cards, expected, strict=True)):
+        alike = (np.abs(np.log(sizes / sizes[k])) <= THRESHOLDS.scale_fit_spread) & (
+            np.hypot(*(centres - centres[k]).T) <= THRESHOLDS.artwork_reach * sizes[k])
+        if sizes[k] < THRESHOLDS.clutter_scale[0] * size and alike.sum() <= THRESHOLDS.artwork_reads:
+            x, y = c.center
+            problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=False,
+                                    message=f"{c.card} at ({x:.0f}, {y:.0f}) is ignored: far smaller than the cards "
+                                            "around it (artwork read as a card)"))
+        else:
+            kept.append(c)
+    return kept
+
+
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
     """The centres of the index regions read as no card that lie on none of the players' cards ``held``."""
     centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in unread]

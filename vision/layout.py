@@ -15,8 +15,9 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 
-from .clutter import one_read_each, reads_by_identity, unread_apart, unread_hand, without_clutter
+from .clutter import one_read_each, reads_by_identity, unread_apart, unread_hand, without_artwork, without_clutter
 from .rows import seat_layout
 from .seats import grouped, in_scale, median_size, seat_name
 from .thresholds import THRESHOLDS
@@ -30,12 +31,13 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
     every hand complete (one choice, or several giving the same rows), the others are reported as ignored
     (``_resolve_duplicates``); otherwise the duplicate blocks. ``unread``: the index regions the detector read no card
     from (see ``unread_hand``)."""
-    problems: list[Problem] = []
-    order = list(detections)
+    artwork: list[Problem] = []
+    order = without_artwork(list(detections), artwork)
     by_card = reads_by_identity(order)
     resolved = _resolve_duplicates(by_card, order, min_confidence, unread)
     if resolved is not None:
-        return resolved
+        return replace(resolved, problems=tuple(artwork) + resolved.problems)
+    problems = list(artwork)
     cards = one_read_each(by_card, order, problems, min_confidence)
     return _layout_cards(cards, problems, min_confidence, unread)
 
@@ -45,7 +47,8 @@ def layout_keeping_both_reads(detections: Sequence[CardDetection], min_confidenc
     """The table laid out with both confident reads of the one identity read confidently on two separate cards kept,
     each in its place: when another card was misread as it, one of the two is that card (the caller tries which). None
     unless exactly one identity is read confidently twice, on two cards."""
-    order = list(detections)
+    problems: list[Problem] = []
+    order = without_artwork(list(detections), problems)
     by_card = reads_by_identity(order)
     twice = [k for k, reads in by_card.items() if sum(r.confidence >= min_confidence for r in reads) > 1]
     if len(twice) != 1:
@@ -57,7 +60,6 @@ def layout_keeping_both_reads(detections: Sequence[CardDetection], min_confidenc
     trial = dict(by_card)
     trial[key] = [sure[0]] + [r for r in by_card[key] if r.confidence < min_confidence]
     trial[f"{key} (the second read)"] = [sure[1]]  # kept apart: one_read_each keeps one read per key
-    problems: list[Problem] = []
     layout = _layout_cards(one_read_each(trial, order, problems, min_confidence), problems, min_confidence, unread)
     for seat in layout.seats:
         median = median_size(seat.cards)
