@@ -1,0 +1,80 @@
+"""Artwork read as cards is set aside by the table's scale (``vision.clutter.without_artwork``), and nothing else is."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_layout import HANDS, card_at, rows_of, table
+
+from referee.cards import Card
+from vision.clutter import without_artwork
+from vision.layout import layout_table
+from vision.types import CardDetection, Problem
+
+SEATS = (["bottom", "top"], ["bottom", "left", "top"], ["bottom", "right", "top", "left"])
+MIDDLE = (500.0, 500.0)  # the tables of test_layout lie in 1000 x 1000 px
+
+
+def scaled(d: CardDetection, f: float) -> CardDetection:
+    """The card ``f`` times its size about its own centre."""
+    assert d.outline is not None
+    cx, cy = d.center
+    o = tuple((cx + (x - cx) * f, cy + (y - cy) * f) for x, y in d.outline)
+    xs, ys = [p[0] for p in o], [p[1] for p in o]
+    return replace(d, outline=o, box=(min(xs), min(ys), max(xs), max(ys)))  # type: ignore[arg-type]
+
+
+def tilt(direction: float, ratio: float) -> tuple[float, float, float]:
+    """A camera's tilt as the size factor's gradient: cards ``ratio`` times larger at the photo's near edge (toward
+    ``direction``, degrees) than at its far edge, 1000 px apart."""
+    a = math.radians(direction)
+    return math.cos(a), math.sin(a), math.log(ratio) / 1000
+
+
+def size_at(x: float, y: float, t: tuple[float, float, float]) -> float:
+    ux, uy, g = t
+    return math.exp(g * ((x - MIDDLE[0]) * ux + (y - MIDDLE[1]) * uy))
+
+
+def tilted(cards: list[CardDetection], t: tuple[float, float, float], jitter: list[float]) -> list[CardDetection]:
+    return [scaled(c, size_at(*c.center, t) * j) for c, j in zip(cards, jitter, strict=False)]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(SEATS), st.floats(0, 360), st.floats(1.0, 2.5),
+       st.lists(st.floats(0.9, 1.1), min_size=52, max_size=52))
+def test_no_card_of_a_hand_is_taken_for_artwork_however_the_camera_is_tilted(
+        seats: list[str], direction: float, ratio: float, jitter: list[float]) -> None:
+    # A camera tilted any way makes the far cards up to 2.5 times smaller than the near ones, and each card's size
+    # as read errs by up to 10 %: every read is kept, and the table is laid out as dealt.
+    cards = tilted(table(seats), tilt(direction, ratio), jitter)
+    problems: list[Problem] = []
+    assert without_artwork(cards, problems) == cards and not problems
+    result = layout_table(cards)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {s: HANDS[s] for s in seats}
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(SEATS), st.floats(0, 360), st.floats(1.0, 2.0),
+       st.sampled_from([(110.0, 110.0), (890.0, 110.0), (110.0, 890.0), (890.0, 890.0)]), st.floats(0.2, 0.5),
+       st.floats(-90, 90))
+def test_a_card_backs_pictured_aces_beside_the_hands_are_set_aside(
+        seats: list[str], direction: float, ratio: float, back: tuple[float, float], small: float, turn: float) -> None:
+    # The deck's stack lies in a corner of the table, its back showing a fan of the four aces, each read surely:
+    # at 0.2-0.5 of the size of a card lying there, they are set aside as artwork, and only they.
+    t = tilt(direction, ratio)
+    cards = tilted(table(seats), t, [1.0] * 52)
+    f = small * size_at(*back, t)
+    aces = [scaled(card_at(Card.parse(a), back[0] + f * 30 * (k - 1.5), back[1], turn + 12 * (k - 1.5),
+                           confidence=0.97), f)
+            for k, a in enumerate(("As", "Ah", "Ad", "Ac"))]
+    problems: list[Problem] = []
+    assert without_artwork(cards + aces, problems) == cards
+    assert sorted(str(p.card) for p in problems) == ["Ac", "Ad", "Ah", "As"] and not any(p.blocking for p in problems)
+    result = layout_table(cards + aces)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {s: HANDS[s] for s in seats}
