@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from .seats import card_size, median_size, out_of_scale
 from .thresholds import THRESHOLDS
@@ -75,58 +76,66 @@ def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list
     return kept
 
 
-def expected_sizes(cards: Sequence[CardDetection]) -> list[float] | None:
-    """Each read's card size as the table's cards at its place have it. A tilted camera shrinks the cards steadily
-    toward the far side, so the logarithm of the size is taken as a plane over the photo. Most reads are the hands'
-    cards, so the plane starts level at the median size; it is fitted (least squares) to the reads lying within
-    ``THRESHOLDS.scale_fit_spread`` of it, and again to those within as much of the new plane, until they are the same
-    reads. A few reads of artwork lie off it from the start and do not pull it their way. None with fewer than
-    ``THRESHOLDS.scale_fit_reads`` reads, or when fewer lie near the plane."""
+def expected_sizes(cards: Sequence[CardDetection], at: Sequence[CardDetection]) -> list[float] | None:
+    """The card size the table's ``cards`` have at the place of each of ``at``. A tilted camera shrinks the cards
+    steadily toward the far side, so the logarithm of the size is taken as a plane over the photo. It starts level at
+    the cards' median size; it is fitted (least squares) to the cards within ``THRESHOLDS.scale_fit_start`` of it,
+    then again to those within ``THRESHOLDS.scale_fit_spread`` of the new plane, until they are the same cards (a
+    card far off the others' sizes does not pull it its way). None with fewer than ``THRESHOLDS.scale_fit_reads``
+    cards, or when fewer lie near the plane (then nothing is judged by it)."""
     if len(cards) < THRESHOLDS.scale_fit_reads:
         return None
     sizes = np.array([card_size(c) for c in cards])
     unit = float(np.median(sizes))  # places in card heights, sizes as logarithms of shares of the median
-    centres = np.array([c.center for c in cards]) / unit
-    places = np.column_stack([np.ones(len(cards)), centres - centres.mean(axis=0)])
+    origin = np.array([c.center for c in cards]).mean(axis=0)
+
+    def places(of: Sequence[CardDetection]) -> npt.NDArray[np.float64]:
+        return np.column_stack([np.ones(len(of)), (np.array([c.center for c in of]) - origin) / unit])
+
     logs = np.log(sizes / unit)
-    expected = np.zeros(len(cards))
+    fit: npt.NDArray[np.float64] = np.zeros(3)
     near = np.zeros(len(cards), dtype=bool)
+    spread = THRESHOLDS.scale_fit_start
     for _ in range(10):
-        now = np.abs(logs - expected) <= THRESHOLDS.scale_fit_spread
+        now = np.abs(logs - places(cards) @ fit) <= spread
+        spread = THRESHOLDS.scale_fit_spread
         if now.sum() < THRESHOLDS.scale_fit_reads:
             return None
         if np.array_equal(now, near):
             break
         near = now
-        expected = places @ np.linalg.lstsq(places[near], logs[near], rcond=None)[0]
-    return [unit * math.exp(e) for e in expected]
+        fit = np.asarray(np.linalg.lstsq(places(cards)[near], logs[near], rcond=None)[0], dtype=np.float64)
+    return [unit * math.exp(e) for e in places(at) @ fit] if at else []
 
 
 def without_artwork(cards: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
     """The reads without artwork read as cards, such as the aces pictured on a card back beside the hands, whose reads
-    would otherwise be duplicates of the hands' cards or cards apart from every hand: a few reads together (at most
-    ``THRESHOLDS.artwork_reads`` of a size within ``THRESHOLDS.scale_fit_spread`` of theirs, within
-    ``THRESHOLDS.artwork_reach`` of their own size) far smaller than the table's cards at their place
-    (``expected_sizes``, the low end of ``THRESHOLDS.clutter_scale``). A hand's cards are more, and a far seat's
-    smaller cards are kept however small. Each read left out is noted (not blocking); a real card left out so leaves
-    its seat short, which is reported."""
-    expected = expected_sizes(cards)
-    if expected is None:
+    would otherwise be duplicates of the hands' cards or cards apart from every hand. Artwork is a few reads together
+    (at most ``THRESHOLDS.artwork_reads`` of a size within ``THRESHOLDS.scale_fit_spread`` of theirs, within
+    ``THRESHOLDS.artwork_reach`` of their own card heights) far smaller than the other reads' cards at their place
+    (``expected_sizes`` fitted to the reads not so few: the hands; under the low end of
+    ``THRESHOLDS.clutter_scale``). A hand's cards are more, so a far seat's cards are kept however small. Each read
+    left out is noted (not blocking); a real card left out so leaves its seat short, which is reported."""
+    if not cards:
         return cards
     sizes = np.array([card_size(c) for c in cards])
     centres = np.array([c.center for c in cards])
-    kept = []
-    for k, (c, size) in enumerate(zip(cards, expected, strict=True)):
-        alike = (np.abs(np.log(sizes / sizes[k])) <= THRESHOLDS.scale_fit_spread) & (
-            np.hypot(*(centres - centres[k]).T) <= THRESHOLDS.artwork_reach * sizes[k])
-        if sizes[k] < THRESHOLDS.clutter_scale[0] * size and alike.sum() <= THRESHOLDS.artwork_reads:
+    few = [int(((np.abs(np.log(sizes / size)) <= THRESHOLDS.scale_fit_spread)
+                & (np.hypot(*(centres - centre).T) <= THRESHOLDS.artwork_reach * size)).sum())
+           <= THRESHOLDS.artwork_reads for size, centre in zip(sizes, centres, strict=True)]
+    lonely = [c for c, f in zip(cards, few, strict=True) if f]
+    expected = expected_sizes([c for c, f in zip(cards, few, strict=True) if not f], lonely)
+    if expected is None:
+        return cards
+    small = {id(c) for c, size in zip(lonely, expected, strict=True)
+             if card_size(c) < THRESHOLDS.clutter_scale[0] * size}
+    for c in cards:
+        if id(c) in small:
             x, y = c.center
             problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=False,
                                     message=f"{c.card} at ({x:.0f}, {y:.0f}) is ignored: far smaller than the cards "
                                             "around it (artwork read as a card)"))
-        else:
-            kept.append(c)
-    return kept
+    return [c for c in cards if id(c) not in small]
 
 
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
