@@ -76,66 +76,84 @@ def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list
     return kept
 
 
-def expected_sizes(cards: Sequence[CardDetection], at: Sequence[CardDetection]) -> list[float] | None:
-    """The card size the table's ``cards`` have at the place of each of ``at``. A tilted camera shrinks the cards
-    steadily toward the far side, so the logarithm of the size is taken as a plane over the photo. It starts level at
-    the cards' median size; it is fitted (least squares) to the cards within ``THRESHOLDS.scale_fit_start`` of it,
-    then again to those within ``THRESHOLDS.scale_fit_spread`` of the new plane, until they are the same cards (a
-    card far off the others' sizes does not pull it its way). None with fewer than ``THRESHOLDS.scale_fit_reads``
-    cards, or when fewer lie near the plane (then nothing is judged by it)."""
-    if len(cards) < THRESHOLDS.scale_fit_reads:
-        return None
-    sizes = np.array([card_size(c) for c in cards])
-    unit = float(np.median(sizes))  # places in card heights, sizes as logarithms of shares of the median
-    origin = np.array([c.center for c in cards]).mean(axis=0)
+F64 = npt.NDArray[np.float64]
 
-    def places(of: Sequence[CardDetection]) -> npt.NDArray[np.float64]:
-        return np.column_stack([np.ones(len(of)), (np.array([c.center for c in of]) - origin) / unit])
+
+def expected_sizes(sizes: F64, centres: F64, at: F64) -> F64 | None:
+    """The card size that cards of ``sizes`` lying at ``centres`` have at each of the places ``at``. A tilted camera
+    shrinks the cards steadily toward the far side, so the logarithm of the size is taken as a plane over the photo. It
+    starts level at the cards' median size; it is fitted (least squares) to the cards within
+    ``THRESHOLDS.scale_fit_start`` of it, then again to those within ``THRESHOLDS.scale_fit_spread`` of the new plane,
+    until they are the same cards (a card far off the others' sizes does not pull it its way). None with fewer than
+    ``THRESHOLDS.scale_fit_reads`` cards, or when fewer lie near the plane (then nothing is judged by it)."""
+    if len(sizes) < THRESHOLDS.scale_fit_reads:
+        return None
+    unit = float(np.median(sizes))  # places in card heights, sizes as logarithms of shares of the median
+    origin = centres.mean(axis=0)
+
+    def places(points: F64) -> F64:
+        return np.column_stack([np.ones(len(points)), (points - origin) / unit])
 
     logs = np.log(sizes / unit)
-    fit: npt.NDArray[np.float64] = np.zeros(3)
-    near = np.zeros(len(cards), dtype=bool)
+    fit: F64 = np.zeros(3)
+    near = np.zeros(len(sizes), dtype=bool)
     spread = THRESHOLDS.scale_fit_start
     for _ in range(10):
-        now = np.abs(logs - places(cards) @ fit) <= spread
+        now = np.abs(logs - places(centres) @ fit) <= spread
         spread = THRESHOLDS.scale_fit_spread
         if now.sum() < THRESHOLDS.scale_fit_reads:
             return None
         if np.array_equal(now, near):
             break
         near = now
-        fit = np.asarray(np.linalg.lstsq(places(cards)[near], logs[near], rcond=None)[0], dtype=np.float64)
-    return [unit * math.exp(e) for e in places(at) @ fit] if at else []
+        fit = np.asarray(np.linalg.lstsq(places(centres)[near], logs[near], rcond=None)[0], dtype=np.float64)
+    return np.asarray(unit * np.exp(places(at) @ fit), dtype=np.float64)
 
 
-def without_artwork(cards: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
+def as_seen(card: CardDetection, widened: tuple[float, float]) -> tuple[float, Point]:
+    """The card's size (``card_size``) and centre in the camera's own frame: a square photo squashed from one is
+    read widened (``Detections.widened``), and there a card lying across the squash is as long as one along it."""
+    sx, sy = widened
+    x, y = card.center
+    if (sx, sy) == (1.0, 1.0):
+        return card_size(card), (x, y)
+    if card.outline is not None:
+        pts = np.array(card.outline) * (sx, sy)
+        size = float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max())
+    else:
+        x1, y1, x2, y2 = card.index_boxes[0] if card.index_boxes else card.box
+        size = max((x2 - x1) * sx, (y2 - y1) * sy) * (THRESHOLDS.index_to_card if card.index_boxes else 1.0)
+    return size, (x * sx, y * sy)
+
+
+def without_artwork(cards: list[CardDetection], problems: list[Problem],
+                    widened: tuple[float, float] = (1.0, 1.0)) -> list[CardDetection]:
     """The reads without artwork read as cards, such as the aces pictured on a card back beside the hands, whose reads
     would otherwise be duplicates of the hands' cards or cards apart from every hand. Artwork is a few reads together
     (at most ``THRESHOLDS.artwork_reads`` of a size within ``THRESHOLDS.scale_fit_spread`` of theirs, within
     ``THRESHOLDS.artwork_reach`` of their own card heights) far smaller than the other reads' cards at their place
     (``expected_sizes`` fitted to the reads not so few: the hands; under the low end of
-    ``THRESHOLDS.clutter_scale``). A hand's cards are more, so a far seat's cards are kept however small. Each read
-    left out is noted (not blocking); a real card left out so leaves its seat short, which is reported."""
+    ``THRESHOLDS.clutter_scale``). A hand's cards are more, so a far seat's cards are kept however small. Sizes and
+    places are those in the camera's frame (``widened``: ``as_seen``). Each read left out is noted (not blocking); a
+    real card left out so leaves its seat short, which is reported."""
     if not cards:
         return cards
-    sizes = np.array([card_size(c) for c in cards])
-    centres = np.array([c.center for c in cards])
-    few = [int(((np.abs(np.log(sizes / size)) <= THRESHOLDS.scale_fit_spread)
-                & (np.hypot(*(centres - centre).T) <= THRESHOLDS.artwork_reach * size)).sum())
-           <= THRESHOLDS.artwork_reads for size, centre in zip(sizes, centres, strict=True)]
-    lonely = [c for c, f in zip(cards, few, strict=True) if f]
-    expected = expected_sizes([c for c, f in zip(cards, few, strict=True) if not f], lonely)
+    seen = [as_seen(c, widened) for c in cards]
+    sizes = np.array([size for size, _ in seen])
+    centres = np.array([centre for _, centre in seen])
+    few = np.array([int(((np.abs(np.log(sizes / size)) <= THRESHOLDS.scale_fit_spread)
+                         & (np.hypot(*(centres - centre).T) <= THRESHOLDS.artwork_reach * size)).sum())
+                    <= THRESHOLDS.artwork_reads for size, centre in zip(sizes, centres, strict=True)])
+    expected = expected_sizes(sizes[~few], centres[~few], centres[few])
     if expected is None:
         return cards
-    small = {id(c) for c, size in zip(lonely, expected, strict=True)
-             if card_size(c) < THRESHOLDS.clutter_scale[0] * size}
-    for c in cards:
-        if id(c) in small:
-            x, y = c.center
-            problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=False,
-                                    message=f"{c.card} at ({x:.0f}, {y:.0f}) is ignored: far smaller than the cards "
-                                            "around it (artwork read as a card)"))
-    return [c for c in cards if id(c) not in small]
+    small = set(np.flatnonzero(few)[sizes[few] < THRESHOLDS.clutter_scale[0] * expected].tolist())
+    for k in sorted(small):
+        x, y = cards[k].center
+        problems.append(Problem(kind="unassigned_card", card=str(cards[k].card), blocking=False,
+                                message=f"{cards[k].card} at ({x:.0f}, {y:.0f}) is ignored: far smaller than the "
+                                        "cards around it (artwork read as a card)"))
+    return [c for k, c in enumerate(cards) if k not in small]
 
 
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:

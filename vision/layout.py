@@ -25,14 +25,15 @@ from .types import MIN_CONFIDENCE, Box, CardDetection, Problem, SeatLayout, Tabl
 
 
 def layout_table(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
-                 unread: Sequence[Box] = ()) -> TableLayout:
+                 unread: Sequence[Box] = (), widened: tuple[float, float] = (1.0, 1.0)) -> TableLayout:
     """Group ``detections`` into seats and rows; report every problem found. An identity read confidently on two
     separate cards is a misread (or clutter: a card back's artwork, a patterned table): when keeping one read lays out
     every hand complete (one choice, or several giving the same rows), the others are reported as ignored
     (``_resolve_duplicates``); otherwise the duplicate blocks. ``unread``: the index regions the detector read no card
-    from (see ``unread_hand``)."""
+    from (see ``unread_hand``); ``widened``: a squashed photo's widening (``Detections.widened``), in whose frame
+    artwork is measured (``without_artwork``)."""
     artwork: list[Problem] = []
-    order = without_artwork(list(detections), artwork)
+    order = without_artwork(list(detections), artwork, widened)
     by_card = reads_by_identity(order)
     resolved = _resolve_duplicates(by_card, order, min_confidence, unread)
     if resolved is not None:
@@ -43,12 +44,13 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
 
 
 def layout_keeping_both_reads(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
-                              unread: Sequence[Box] = ()) -> TableLayout | None:
+                              unread: Sequence[Box] = (), widened: tuple[float, float] = (1.0, 1.0)
+                              ) -> TableLayout | None:
     """The table laid out with both confident reads of the one identity read confidently on two separate cards kept,
     each in its place: when another card was misread as it, one of the two is that card (the caller tries which). None
     unless exactly one identity is read confidently twice, on two cards."""
     problems: list[Problem] = []
-    order = without_artwork(list(detections), problems)
+    order = without_artwork(list(detections), problems, widened)
     by_card = reads_by_identity(order)
     twice = [k for k, reads in by_card.items() if sum(r.confidence >= min_confidence for r in reads) > 1]
     if len(twice) != 1:

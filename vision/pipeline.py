@@ -87,7 +87,7 @@ def read_photo(
     detections = detector(image)
     timing["detect"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
-    laid = layout_table(detections.cards, min_confidence, detections.unread)
+    laid = layout_table(detections.cards, min_confidence, detections.unread, detections.widened)
     scorer = Scorer(rules, banker)
     resolved = resolve(Laid.of(laid, detections, scorer, min_confidence), PRODUCERS)
     layout, round_, settlement = _scored(resolved, scorer, force)

@@ -25,7 +25,8 @@ def read_twice(laid: Laid) -> OpenTable | None:
     if not any(p.kind == "duplicate_card" and p.blocking for p in laid.judged.problems):
         return None
     min_confidence = laid.min_confidence
-    both = layout_keeping_both_reads(laid.detections.cards, min_confidence, laid.detections.unread)
+    both = layout_keeping_both_reads(laid.detections.cards, min_confidence, laid.detections.unread,
+                                     laid.detections.widened)
     if both is None or any(p.blocking and p.kind != "low_confidence" for p in laid.scorer.playable(both)[1].problems):
         return None
     seated = [c for s in both.seats for c in s.cards]
