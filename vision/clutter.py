@@ -110,22 +110,6 @@ def expected_sizes(sizes: F64, centres: F64, at: F64) -> F64 | None:
     return np.asarray(unit * np.exp(places(at) @ fit), dtype=np.float64)
 
 
-def as_seen(card: CardDetection, widened: tuple[float, float]) -> tuple[float, Point]:
-    """The card's size (``card_size``) and centre in the camera's own frame: a square photo squashed from one is
-    read widened (``Detections.widened``), and there a card lying across the squash is as long as one along it."""
-    sx, sy = widened
-    x, y = card.center
-    if (sx, sy) == (1.0, 1.0):
-        return card_size(card), (x, y)
-    if card.outline is not None:
-        pts = np.array(card.outline) * (sx, sy)
-        size = float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max())
-    else:
-        x1, y1, x2, y2 = card.index_boxes[0] if card.index_boxes else card.box
-        size = max((x2 - x1) * sx, (y2 - y1) * sy) * (THRESHOLDS.index_to_card if card.index_boxes else 1.0)
-    return size, (x * sx, y * sy)
-
-
 def without_artwork(cards: list[CardDetection], problems: list[Problem],
                     widened: tuple[float, float] = (1.0, 1.0)) -> list[CardDetection]:
     """The reads without artwork read as cards, such as the aces pictured on a card back beside the hands, whose reads
@@ -134,16 +118,16 @@ def without_artwork(cards: list[CardDetection], problems: list[Problem],
     ``THRESHOLDS.artwork_reach`` of their own card heights) far smaller than the other reads' cards at their place
     (``expected_sizes`` fitted to the reads not so few: the hands; under the low end of
     ``THRESHOLDS.clutter_scale``). A hand's cards are more, so a far seat's cards are kept however small. Sizes and
-    places are those in the camera's frame (``widened``: ``as_seen``). Each read left out is noted (not blocking); a
-    real card left out so leaves its seat short, which is reported."""
+    places are measured in the camera's frame (``widened``: a squashed photo read widened back, where a card lying
+    across the squash is as long as one along it). Each read left out is noted (not blocking); a real card left out
+    so leaves its seat short, which is reported."""
     if not cards:
         return cards
-    seen = [as_seen(c, widened) for c in cards]
-    sizes = np.array([size for size, _ in seen])
-    centres = np.array([centre for _, centre in seen])
-    few = np.array([int(((np.abs(np.log(sizes / size)) <= THRESHOLDS.scale_fit_spread)
-                         & (np.hypot(*(centres - centre).T) <= THRESHOLDS.artwork_reach * size)).sum())
-                    <= THRESHOLDS.artwork_reads for size, centre in zip(sizes, centres, strict=True)])
+    sizes = np.array([card_size(c, widened) for c in cards])
+    centres = np.array([c.center for c in cards]) * widened
+    one_size = np.abs(np.log(sizes[:, None] / sizes[None, :])) <= THRESHOLDS.scale_fit_spread
+    close = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) <= THRESHOLDS.artwork_reach * sizes[:, None]
+    few = (one_size & close).sum(axis=1) <= THRESHOLDS.artwork_reads
     expected = expected_sizes(sizes[~few], centres[~few], centres[few])
     if expected is None:
         return cards

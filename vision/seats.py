@@ -26,16 +26,18 @@ def up_vector(angle_deg: float) -> tuple[float, float]:
     return math.sin(a), -math.cos(a)
 
 
-def card_size(card: CardDetection) -> float:
-    """The card's height in pixels, from its outline or its index box."""
+def card_size(card: CardDetection, widened: tuple[float, float] = (1.0, 1.0)) -> float:
+    """The card's height in pixels, from its outline or its index box; measured in the photo widened ``widened``
+    times along x and y (``Detections.widened``: a squashed photo read in its camera's frame)."""
+    sx, sy = widened
     if card.outline is not None:
-        pts = np.array(card.outline)
+        pts = np.array(card.outline) * (sx, sy)
         return float(np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1).max())
     if card.index_boxes:
         x1, y1, x2, y2 = card.index_boxes[0]
-        return max(x2 - x1, y2 - y1) * THRESHOLDS.index_to_card
+        return max((x2 - x1) * sx, (y2 - y1) * sy) * THRESHOLDS.index_to_card
     x1, y1, x2, y2 = card.box
-    return max(x2 - x1, y2 - y1)
+    return max((x2 - x1) * sx, (y2 - y1) * sy)
 
 
 def median_size(cards: Sequence[CardDetection]) -> float:

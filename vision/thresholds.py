@@ -57,9 +57,9 @@ class Thresholds:
     artwork_reads: int = 6          # reads of one size (scale_fit_spread) together within artwork_reach of their own
     artwork_reach: float = 4.0      # card heights are few at most so (a card back's aces 4-5; a hand shows more): few
     #                                 and under clutter_scale's low end of the plane fitted to the rest, artwork. On
-    #                                 1,010 cached synthetic tables' 38,696 reads, 325 are few: the 97 right reads
-    #                                 among them lie at 0.63 of the plane or more but for 4 (0.46-0.6, no table lost by
-    #                                 them), the 159 on no card at a median 0.43 (151 under 0.6). Reach 3 -> 4: a far
+    #                                 1,010 cached synthetic tables' 38,696 reads, 397 are few: the 146 right reads
+    #                                 among them lie at 0.6 of the plane or more but for 4 (0.46-0.6, no table lost by
+    #                                 them), the 165 on no card at a median 0.43 (156 under 0.6). Reach 3 -> 4: a far
     #                                 seat's hand of 7-9 px indices laid wide, the ground truth as the detector with a
     #                                 card taken away, left a card 6 alike within 3 of its heights
     in_scale: tuple[float, float] = (0.7, 1.5)  # a read this size of a seat's cards may be one of them
