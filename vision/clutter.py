@@ -58,6 +58,15 @@ def one_read_each(by_card: dict[str, list[CardDetection]], order: list[CardDetec
     return sorted(kept, key=lambda c: at.get(id(c), len(at)))
 
 
+def artwork_note(card: CardDetection, what: str) -> Problem:
+    """The note (not blocking) for a read set aside as artwork: far ``what`` ("smaller", "larger") than its
+    neighbours."""
+    x, y = card.center
+    return Problem(kind="unassigned_card", card=str(card.card), blocking=False,
+                   message=f"{card.card} at ({x:.0f}, {y:.0f}) is ignored: far {what} than the cards around it "
+                           "(artwork read as a card)")
+
+
 def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
     """A seat's cards without the reads far out of scale with its cards (``THRESHOLDS.clutter_scale``): artwork read as
     a card (a card back showing four aces, a chip, a court card's picture), not a card of the hand. A real card left out
@@ -66,11 +75,7 @@ def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list
     kept = []
     for c in group:
         if out_of_scale(c, median):
-            x, y = c.center
-            what = "smaller" if card_size(c) < median else "larger"
-            problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=False,
-                                    message=f"{c.card} at ({x:.0f}, {y:.0f}) is ignored: far {what} than the cards "
-                                            "around it (artwork read as a card)"))
+            problems.append(artwork_note(c, "smaller" if card_size(c) < median else "larger"))
         else:
             kept.append(c)
     return kept
@@ -95,18 +100,19 @@ def expected_sizes(sizes: F64, centres: F64, at: F64) -> F64 | None:
         return np.column_stack([np.ones(len(points)), (points - origin) / unit])
 
     logs = np.log(sizes / unit)
+    here = places(centres)
     fit: F64 = np.zeros(3)
     near = np.zeros(len(sizes), dtype=bool)
     spread = THRESHOLDS.scale_fit_start
     for _ in range(10):
-        now = np.abs(logs - places(centres) @ fit) <= spread
+        now = np.abs(logs - here @ fit) <= spread
         spread = THRESHOLDS.scale_fit_spread
         if now.sum() < THRESHOLDS.scale_fit_reads:
             return None
         if np.array_equal(now, near):
             break
         near = now
-        fit = np.asarray(np.linalg.lstsq(places(centres)[near], logs[near], rcond=None)[0], dtype=np.float64)
+        fit = np.asarray(np.linalg.lstsq(here[near], logs[near], rcond=None)[0], dtype=np.float64)
     return np.asarray(unit * np.exp(places(at) @ fit), dtype=np.float64)
 
 
@@ -131,13 +137,10 @@ def without_artwork(cards: list[CardDetection], problems: list[Problem],
     expected = expected_sizes(sizes[~few], centres[~few], centres[few])
     if expected is None:
         return cards
-    small = set(np.flatnonzero(few)[sizes[few] < THRESHOLDS.clutter_scale[0] * expected].tolist())
-    for k in sorted(small):
-        x, y = cards[k].center
-        problems.append(Problem(kind="unassigned_card", card=str(cards[k].card), blocking=False,
-                                message=f"{cards[k].card} at ({x:.0f}, {y:.0f}) is ignored: far smaller than the "
-                                        "cards around it (artwork read as a card)"))
-    return [c for k, c in enumerate(cards) if k not in small]
+    artwork = np.zeros(len(cards), dtype=bool)
+    artwork[few] = sizes[few] < THRESHOLDS.clutter_scale[0] * expected
+    problems.extend(artwork_note(c, "smaller") for c, a in zip(cards, artwork, strict=True) if a)
+    return [c for c, a in zip(cards, artwork, strict=True) if not a]
 
 
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
