@@ -542,6 +542,39 @@ def test_a_confident_card_apart_from_complete_hands_blocks() -> None:
     assert [p.card for p in result.problems if p.kind == "unassigned_card" and p.blocking] == ["2h"]
 
 
+@pytest.mark.parametrize("up", [90.0, 180.0, 45.0])
+def test_a_sure_read_lying_on_a_complete_hands_card_is_printed_on_it(up: float) -> None:
+    # A pip or a court card's picture in the bottom player's tail row read as a 7s facing another way: it lies apart
+    # from every hand's reads, but on the bottom player's cards, and every hand is complete, so it is no card of its
+    # own (a fourth player's hand does not lie on another's cards).
+    dets = table(["bottom", "top"])
+    x, y = next(d for d in dets if str(d.card) == "4d").center
+    result = layout_table([*dets, card_at(Card.parse("7s"), x, y + 20, up, confidence=0.98)])
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    [note] = [p for p in result.problems if p.kind == "unassigned_card"]
+    assert note.card == "7s" and not note.blocking and "bottom player's cards" in note.message
+
+
+def test_a_sure_read_lying_on_a_hands_card_blocks_while_a_hand_is_short() -> None:
+    # The bottom player's hand is a card short: the read may be that card, however it came to lie where it does.
+    dets = [d for d in table(["bottom", "top"]) if str(d.card) != "Jd"]
+    x, y = next(d for d in dets if str(d.card) == "As").center
+    result = layout_table([*dets, card_at(Card.parse("7s"), x, y - 20, 90.0, confidence=0.98)])
+    assert any(p.kind == "unassigned_card" and p.card == "7s" and p.blocking for p in result.problems)
+    assert any(p.kind == "card_count" and p.seat == "bottom" for p in result.problems)
+
+
+def test_two_reads_at_one_place_in_a_row_are_reported_not_a_crash() -> None:
+    # A read facing the other way on the bottom player's 4d, that hand a card short: the rows' neighbours along a row
+    # once compared two cards at one place as objects (a TypeError).
+    dets = [d for d in table(["bottom", "top"]) if str(d.card) != "Jd"]
+    x, y = next(d for d in dets if str(d.card) == "4d").center
+    result = layout_table([*dets, card_at(Card.parse("7s"), x, y + 20, 180.0, confidence=0.98)])
+    assert result.blocked
+    assert [p.kind for p in result.problems if p.blocking] == ["row_size"]
+
+
 def test_a_lone_card_beside_an_incomplete_hand_blocks() -> None:
     dets = table(["bottom", "top"])
     i = next(k for k, d in enumerate(dets) if str(d.card) == "Qc")

@@ -11,12 +11,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from .seats import card_size, median_size, out_of_scale
 from .thresholds import THRESHOLDS
-from .types import Box, CardDetection, Point, Problem
+from .types import Box, CardDetection, Point, Problem, SeatLayout
 
 
 def reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetection]]:
@@ -65,6 +66,15 @@ def artwork_note(card: CardDetection, what: str) -> Problem:
     return Problem(kind="unassigned_card", card=str(card.card), blocking=False,
                    message=f"{card.card} at ({x:.0f}, {y:.0f}) is ignored: far {what} than the cards around it "
                            "(artwork read as a card)")
+
+
+def printed_note(card: CardDetection, seat: str) -> Problem:
+    """The note (not blocking) for a sure read apart from every hand that lies on ``seat``'s cards, every hand
+    complete (``lies_on``)."""
+    x, y = card.center
+    return Problem(kind="unassigned_card", card=str(card.card), blocking=False,
+                   message=f"{card.card} at ({x:.0f}, {y:.0f}) is ignored: it lies on the {seat} player's cards and "
+                           "every hand is complete (something printed on a card, read as a card)")
 
 
 def without_clutter(group: list[CardDetection], problems: list[Problem]) -> list[CardDetection]:
@@ -141,6 +151,21 @@ def without_artwork(cards: list[CardDetection], problems: list[Problem],
     artwork[few] = sizes[few] < THRESHOLDS.clutter_scale[0] * expected
     problems.extend(artwork_note(c, "smaller") for c, a in zip(cards, artwork, strict=True) if a)
     return [c for c, a in zip(cards, artwork, strict=True) if not a]
+
+
+def lies_on(card: CardDetection, seats: Sequence[SeatLayout]) -> str | None:
+    """The seat one of whose cards' outlines holds one of ``card``'s index boxes' centres (its centre when it has
+    none), or None: a read lying on a player's card is something printed on that card (a pip, a court card's
+    picture), not a card of its own, when that player's hand is complete."""
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in card.index_boxes] or [card.center]
+    for seat in seats:
+        for other in seat.cards:
+            if other.outline is None:
+                continue
+            outline = np.asarray(other.outline, np.float32)
+            if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in centres):
+                return seat.seat
+    return None
 
 
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:

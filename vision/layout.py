@@ -17,7 +17,18 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .clutter import one_read_each, reads_by_identity, unread_apart, unread_hand, without_artwork, without_clutter
+from referee.cards import HAND_SIZE
+
+from .clutter import (
+    lies_on,
+    one_read_each,
+    printed_note,
+    reads_by_identity,
+    unread_apart,
+    unread_hand,
+    without_artwork,
+    without_clutter,
+)
 from .rows import seat_layout
 from .seats import grouped, in_scale, median_size, seat_name
 from .thresholds import THRESHOLDS
@@ -144,11 +155,16 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], min_confi
     held = [c for s in seats for c in s.cards]
     if (hidden := unread_hand(held, unread_apart(held, unread))) is not None:
         problems.append(hidden)
+    complete = bool(seats) and all(len(s.cards) == HAND_SIZE for s in seats)
     for c in unassigned:
         # A weak read away from every player is clutter; if it was one of their cards, that
         # player is a card short, which is reported there. A confident one blocks: it may be the one
         # card read of a player whose other cards were not even found as corners (measured on a test
-        # table: a fourth hand of which two cards were read, and no unread corners to show for the rest).
+        # table: a fourth hand of which two cards were read, and no unread corners to show for the rest),
+        # unless it lies on a card of a hand and every hand is complete: then it is printed on that card.
+        if complete and c.confidence >= min_confidence and (seat := lies_on(c, seats)) is not None:
+            problems.append(printed_note(c, seat))
+            continue
         weak = c.confidence < min_confidence
         problems.append(Problem(kind="unassigned_card", card=str(c.card), blocking=not weak,
                                 message=f"{c.card} lies apart from every player's cards"

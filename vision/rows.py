@@ -238,7 +238,7 @@ def row_neighbours(bands: tuple[list[CardDetection], ...], up: float
     rx, ry = _row_direction([c for b in bands for c in b], up)
     out = []
     for band in bands:
-        along = sorted(((x * rx + y * ry), c) for c in band for x, y in [_anchor(c)])
+        along = sorted((((x * rx + y * ry), c) for c in band for x, y in [_anchor(c)]), key=lambda t: t[0])
         out.append([(b - a, ca, cb) for (a, ca), (b, cb) in itertools.pairwise(along)])
     return out
 
