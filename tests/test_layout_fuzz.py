@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_layout import CENTRES, card_at, seat_cards
+from test_layout import card_at
+from test_unseen import dealt
 from test_unsure import photo
 
 from referee.cards import DECK, Card
@@ -37,18 +37,6 @@ def reads(draw: st.DrawFn) -> CardDetection:
         ix, iy = x - 20 * math.cos(a) + 35 * math.sin(a), y - 20 * math.sin(a) - 35 * math.cos(a)
         c = replace(c, index_boxes=((ix - 6, iy - 9, ix + 6, iy + 9),))
     return c
-
-
-def dealt(order: list[int], players: int, jitter: float) -> list[CardDetection]:
-    """The deck in ``order`` dealt to ``players`` seats, each hand laid in rows as dealt; ``jitter``: degrees each
-    seat's cards turn at random (0: laid exactly, so that reads can lie at exactly one place)."""
-    seats = ["bottom", "right", "top", "left"][:players] if players != 3 else ["bottom", "left", "top"]
-    cards: list[CardDetection] = []
-    for k, seat in enumerate(seats):
-        hand = [NAMES[i] for i in order[13 * k: 13 * k + 13]]
-        rows = " | ".join(" ".join(r) for r in (hand[:3], hand[3:8], hand[8:]))
-        cards += seat_cards(rows, seat, CENTRES[seat], jitter=jitter, rng=np.random.default_rng(order[0]))
-    return cards
 
 
 def answered(cards: list[CardDetection]) -> None:

@@ -20,15 +20,16 @@ from vision.types import CardDetection, Detections
 FOUR = ["bottom", "right", "top", "left"]
 
 
-def dealt(order: list[int], players: int) -> list[CardDetection]:
-    """The deck in ``order`` dealt to ``players`` seats, each hand laid in rows (3 + 5 + 5, as dealt)."""
+def dealt(order: list[int], players: int, jitter: float = 3.0) -> list[CardDetection]:
+    """The deck in ``order`` dealt to ``players`` seats, each hand laid in rows (3 + 5 + 5, as dealt); ``jitter``:
+    degrees each seat's cards turn at random (0: laid exactly)."""
     deck = [str(c) for c in DECK]
     seats = FOUR[:players] if players != 3 else ["bottom", "left", "top"]
     cards: list[CardDetection] = []
     for k, seat in enumerate(seats):
         hand = [deck[i] for i in order[13 * k: 13 * k + 13]]
         rows = " | ".join(" ".join(r) for r in (hand[:3], hand[3:8], hand[8:]))
-        cards += seat_cards(rows, seat, CENTRES[seat], jitter=3.0, rng=np.random.default_rng(order[0]))
+        cards += seat_cards(rows, seat, CENTRES[seat], jitter=jitter, rng=np.random.default_rng(order[0]))
     return cards
 
 
