@@ -1,8 +1,9 @@
 """What is not a card of a hand: a second read of one card, artwork read as a card, unread corners.
 
 Two reads of one identity are one card's two indices when they coincide, else a card seen twice (a problem, or a weak
-read dropped); a read far out of scale with its seat's cards is artwork; many unread corners together apart from every
-hand may be a player's cards, unread."""
+read dropped); a read far out of scale with its seat's cards is artwork; a sure read apart from every hand that lies on
+a complete hand's cards is printed on them; many unread corners together apart from every hand may be a player's
+cards, unread."""
 
 from __future__ import annotations
 
