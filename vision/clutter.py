@@ -12,13 +12,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
+from .join import inside_outline
 from .seats import card_size, median_size, out_of_scale
 from .thresholds import THRESHOLDS
-from .types import Box, CardDetection, Point, Problem, SeatLayout
+from .types import Box, CardDetection, Point, Problem, SeatLayout, box_centre
 
 
 def reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetection]]:
@@ -158,20 +158,16 @@ def lies_on(card: CardDetection, seats: Sequence[SeatLayout]) -> str | None:
     """The seat one of whose cards' outlines holds one of ``card``'s index boxes' centres (its centre when it has
     none), or None: a read lying on a player's card is something printed on that card (a pip, a court card's
     picture), not a card of its own, when that player's hand is complete."""
-    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in card.index_boxes] or [card.center]
+    centres = [box_centre(b) for b in card.index_boxes] or [card.center]
     for seat in seats:
-        for other in seat.cards:
-            if other.outline is None:
-                continue
-            outline = np.asarray(other.outline, np.float32)
-            if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in centres):
-                return seat.seat
+        if any(other.outline is not None and inside_outline(other.outline, p) for other in seat.cards for p in centres):
+            return seat.seat
     return None
 
 
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
     """The centres of the index regions read as no card that lie on none of the players' cards ``held``."""
-    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in unread]
+    centres = [box_centre(b) for b in unread]
     return [p for p in centres if all(math.dist(p, c.center) >= THRESHOLDS.on_a_card * card_size(c) for c in held)]
 
 

@@ -56,7 +56,7 @@ from referee.cards import Card
 
 from .proportion import with_deck_proportions
 from .tiles import BG_CLASS, outline_from_index, unit_of
-from .types import Box, CardDetection, Point
+from .types import Box, CardDetection, Point, box_centre
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
@@ -120,10 +120,6 @@ class CardRead:
         whether an index is there, not which one (measured on validation-family tables: with
         sqrt(score x probability), readings of 0.55-0.8 passed as sure and were wrong one time in four)."""
         return self.prob(self.card, names)
-
-
-def _centre(b: Box) -> Point:
-    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 
 
 def overlap(a: Box, b: Box) -> float:
@@ -216,8 +212,8 @@ def _faces(a: IndexHit, b: IndexHit) -> bool:
     """``b`` lies on the side of ``a`` where ``a``'s card is (the direction from the index to the centre of the
     outline it gives): a card's twin corner is across the card, never behind the index."""
     (cx, cy), _h, _d = _outline_centre(a)
-    ax, ay = _centre(a.box)
-    bx, by = _centre(b.box)
+    ax, ay = box_centre(a.box)
+    bx, by = box_centre(b.box)
     return (cx - ax) * (bx - ax) + (cy - ay) * (by - ay) > 0
 
 
@@ -241,7 +237,7 @@ def _alike(kept: CardRead, read: CardRead, names: list[str]) -> bool:
 def _near(kept: CardRead, read: CardRead) -> bool:
     """``read``'s first index lies within ``SAME_REACH`` card diagonals of ``kept``'s."""
     _c, _h, diag = _outline_centre(kept.members[0])
-    return math.dist(_centre(kept.members[0].box), _centre(read.members[0].box)) <= SAME_REACH * diag
+    return math.dist(box_centre(kept.members[0].box), box_centre(read.members[0].box)) <= SAME_REACH * diag
 
 
 def _along_an_edge(a: IndexHit, b: IndexHit) -> bool:
@@ -251,7 +247,7 @@ def _along_an_edge(a: IndexHit, b: IndexHit) -> bool:
     unit = (max(a.box[2] - a.box[0], a.box[3] - a.box[1]) + max(b.box[2] - b.box[0], b.box[3] - b.box[1])) / 2
     if unit <= 0 or abs(((b.glyph_up - a.glyph_up + 45) % 90) - 45) > EDGE_TURN:
         return False
-    (ax, ay), (bx, by) = _centre(a.box), _centre(b.box)
+    (ax, ay), (bx, by) = box_centre(a.box), box_centre(b.box)
     dx, dy = bx - ax, by - ay
     apart = math.hypot(dx, dy) / unit
     ux, uy = unit_of(a.glyph_up)
@@ -283,7 +279,7 @@ def four_index_deck(reads: list[CardRead]) -> bool:
     return False
 
 
-def _inside(outline: tuple[Point, ...], point: Point) -> bool:
+def inside_outline(outline: tuple[Point, ...], point: Point) -> bool:
     """``point`` inside ``outline`` (OpenCV's test, as the evaluations use it: ``training.evaluate.inside_polygon``)."""
     return cv2.pointPolygonTest(np.asarray(outline, np.float32), (float(point[0]), float(point[1])), False) >= 0
 
@@ -292,8 +288,8 @@ def _leads(a: IndexHit, b: IndexHit) -> bool:
     """Of a four-index card's two corners, ``b`` gives the card's outline rather than ``a``: ``b``'s estimate holds
     ``a``'s index and ``a``'s does not hold ``b``'s (a top-right index read as a top-left estimates the card beside
     it, outside)."""
-    return (_inside(outline_from_index(b.box, b.glyph_up), _centre(a.box))
-            and not _inside(outline_from_index(a.box, a.glyph_up), _centre(b.box)))
+    return (inside_outline(outline_from_index(b.box, b.glyph_up), box_centre(a.box))
+            and not inside_outline(outline_from_index(a.box, a.glyph_up), box_centre(b.box)))
 
 
 def _join_same_identity(reads: list[CardRead], names: list[str], four_index: bool | None = None) -> list[CardRead]:

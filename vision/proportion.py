@@ -17,11 +17,7 @@ import numpy as np
 
 from .thresholds import THRESHOLDS
 from .tiles import CARD_GEOMETRY, outline_from_index
-from .types import Box, CardDetection, Point
-
-
-def _centre(box: Box) -> tuple[float, float]:
-    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+from .types import Box, CardDetection, Point, box_centre
 
 
 def _height(box: Box) -> float:
@@ -34,7 +30,7 @@ def size_factor(card: CardDetection) -> float | None:
     if not card.up_either_way or len(card.index_boxes) != 2:
         return None
     a, b = card.index_boxes
-    apart = math.dist(_centre(a), _centre(b)) / ((_height(a) + _height(b)) / 2)
+    apart = math.dist(box_centre(a), box_centre(b)) / ((_height(a) + _height(b)) / 2)
     g = CARD_GEOMETRY
     # the two index centres lie (s w - 2 cx, s h - 2 cy) index heights apart: solve |that| = apart for s
     w, h, p, q = g["w"], g["h"], 2 * g["cx"], 2 * g["cy"]

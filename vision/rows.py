@@ -20,7 +20,7 @@ from vision.tiles import outline_from_index
 
 from .seats import faces, turned, up_vector
 from .thresholds import THRESHOLDS
-from .types import Box, CardDetection, LaidRows, Problem, SeatLayout
+from .types import Box, CardDetection, LaidRows, Problem, SeatLayout, box_centre
 
 ROW_SIZES = tuple(SIZE_OF_ROW[name] for name in ROW_NAMES)  # 3, 5, 5: head, middle, tail
 
@@ -31,7 +31,7 @@ def top_left_index(card: CardDetection) -> Box | None:
     if card.outline is None or not card.index_boxes:
         return None
     tl = card.outline[0]
-    return min(card.index_boxes, key=lambda b: math.dist(tl, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)))
+    return min(card.index_boxes, key=lambda b: math.dist(tl, box_centre(b)))
 
 
 def _anchor(card: CardDetection) -> tuple[float, float]:
