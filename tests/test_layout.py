@@ -533,6 +533,43 @@ def test_a_card_read_twice_keeps_the_read_that_lays_every_hand_in_rows() -> None
     assert [p.card for p in result.problems if p.kind == "duplicate_card"] == ["Js"]
 
 
+def _unsure(card: CardDetection, confidence: float, *others: tuple[str, float]) -> CardDetection:
+    return replace(card, confidence=confidence,
+                   alternatives=((card.card, confidence), *((Card.parse(c), p) for c, p in others)))
+
+
+def test_an_identity_read_twice_unsurely_keeps_the_read_that_completes_every_hand() -> None:
+    # Four players. The top player's As is read unsurely (0.82), and the bottom player's 4d, read surely, is read a
+    # second time from a pip on it as an As (0.75). Keeping the pip's read leaves the top hand a card short; keeping
+    # the top player's read completes every hand: the pip's read is ignored with a note, and the As, the one card of
+    # the deck no sure read holds, is scored as read.
+    dets = table(["bottom", "right", "top", "left"])
+    i = next(k for k, d in enumerate(dets) if str(d.card) == "As")
+    dets[i] = _unsure(dets[i], 0.82, ("Ac", 0.12))
+    x, y = next(d for d in dets if str(d.card) == "4d").center
+    dets.append(_unsure(card_at(Card.parse("As"), x, y + 20, 0.0), 0.75, ("Ks", 0.06), ("Ac", 0.04)))
+    layout = layout_table(dets)
+    assert {s.seat: " | ".join(rows_of(s)) for s in layout.seats} == HANDS
+    assert [(p.kind, p.card, p.blocking) for p in layout.problems] == [
+        ("duplicate_card", "As", False), ("low_confidence", "As", True)]
+    reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),
+                         detector=lambda img: Detections(width=1000, height=1000, cards=tuple(dets)))
+    assert reading.settlement is not None
+    assert not any(p.blocking for p in reading.problems)
+
+
+def test_an_identity_read_twice_unsurely_on_two_cards_of_their_own_still_blocks() -> None:
+    # The top player's Qc misread as 9d (0.7) and the bottom player's 9d read unsurely (0.8): whichever read is kept, a
+    # hand is a card short, so neither is guessed.
+    dets = table(["bottom", "top"])
+    i = next(k for k, d in enumerate(dets) if str(d.card) == "Qc")
+    dets[i] = _unsure(replace(dets[i], card=Card.parse("9d")), 0.7, ("Qc", 0.2))
+    j = next(k for k, d in enumerate(dets) if str(d.card) == "9d" and k != i)
+    dets[j] = _unsure(dets[j], 0.8, ("9h", 0.1))
+    result = layout_table(dets)
+    assert any(p.kind == "duplicate_card" and p.card == "9d" and p.blocking for p in result.problems)
+
+
 def test_a_confident_card_apart_from_complete_hands_blocks() -> None:
     # It may be the one card read of a third player whose other cards were not even found as corners
     # (no unread regions to show for them): the round of two is not scored.

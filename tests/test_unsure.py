@@ -49,6 +49,16 @@ def test_an_unsure_card_that_changes_nothing_is_scored_with_a_note() -> None:
     assert notes[0].message.endswith("the scores are the same whether it is 3d, 3h, 8d")
 
 
+def test_an_unsure_card_every_other_reading_of_which_is_read_surely_elsewhere_is_named() -> None:
+    # bottom's 9d read unsurely, its reader's other thoughts (9h, Qd) both read surely in the top player's hand
+    cards = unsure(table(["bottom", "top"]), "9d", ("9d", 0.6), ("9h", 0.3), ("Qd", 0.1))
+    reading = photo(cards)
+    assert reading.settlement is not None
+    [note] = [p for p in reading.problems if p.kind == "low_confidence"]
+    assert not note.blocking
+    assert note.message.endswith("it can only be 9d: every other card it may be is read surely elsewhere")
+
+
 def test_an_unsure_card_that_could_change_the_score_blocks() -> None:
     # bottom's middle 6s 6h 8c 9d Tc: a 6d instead of the 9d makes three sixes, which beat top's two pair
     cards = unsure(table(["bottom", "top"]), "9d", ("9d", 0.7), ("6d", 0.2))

@@ -38,11 +38,11 @@ from .types import MIN_CONFIDENCE, Box, CardDetection, Problem, SeatLayout, Tabl
 def layout_table(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
                  unread: Sequence[Box] = (), widened: tuple[float, float] = (1.0, 1.0)) -> TableLayout:
     """Group ``detections`` into seats and rows; report every problem found. An identity read confidently on two
-    separate cards is a misread (or clutter: a card back's artwork, a patterned table): when keeping one read lays out
-    every hand complete (one choice, or several giving the same rows), the others are reported as ignored
-    (``_resolve_duplicates``); otherwise the duplicate blocks. ``unread``: the index regions the detector read no card
-    from (see ``unread_hand``); ``widened``: a squashed photo's widening (``Detections.widened``), in whose frame
-    artwork is measured (``without_artwork``)."""
+    separate cards, or read on two only unsurely, is a misread (or clutter: a card back's artwork, a patterned table):
+    when keeping one read lays out every hand complete (one choice, or several giving the same rows), the others are
+    reported as ignored (``_resolve_duplicates``); otherwise the duplicate blocks. ``unread``: the index regions the
+    detector read no card from (see ``unread_hand``); ``widened``: a squashed photo's widening
+    (``Detections.widened``), in whose frame artwork is measured (``without_artwork``)."""
     artwork: list[Problem] = []
     order = without_artwork(list(detections), artwork, widened)
     by_card = reads_by_identity(order)
@@ -83,32 +83,36 @@ def layout_keeping_both_reads(detections: Sequence[CardDetection], min_confidenc
 
 def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[CardDetection],
                         min_confidence: float, unread: Sequence[Box]) -> TableLayout | None:
-    """The table that keeping a single confident read per duplicated identity lays out without a blocking problem, with
-    the reads left out reported (not blocking); None when no identity is read confidently twice, when there are too
-    many choices, or unless the choices that work (at least one) all give every seat the same rows."""
+    """The table that keeping a single read per duplicated identity lays out without a blocking problem (but the
+    unsure read kept of an identity read only unsurely, which ``vision.unsure`` tries next), with the reads left out
+    reported (not blocking); None when no identity is read twice confidently, or twice with no confident read, when
+    there are too many choices, or unless the choices that work (at least one) all give every seat the same rows. The
+    read kept is a confident one where there are; an identity read confidently once keeps that read, its weak reads
+    left to ``one_read_each``."""
     open_keys = [k for k, reads in by_card.items()
-                 if len(reads) > 1 and sum(r.confidence >= min_confidence for r in reads) > 1]
+                 if len(reads) > 1 and sum(r.confidence >= min_confidence for r in reads) != 1]
     if not open_keys:
         return None
-    choices = [[r for r in by_card[k] if r.confidence >= min_confidence] for k in open_keys]
+    choices = [[r for r in by_card[k] if r.confidence >= min_confidence] or by_card[k] for k in open_keys]
     if math.prod(len(c) for c in choices) > THRESHOLDS.max_duplicate_choices:
         return None
     working: list[TableLayout] = []
     for picks in itertools.product(*choices):
         trial = dict(by_card)
         for key, pick in zip(open_keys, picks, strict=True):
-            trial[key] = [pick] + [r for r in by_card[key] if r.confidence < min_confidence]
+            trial[key] = [pick] + [r for r in by_card[key] if r.confidence < min_confidence <= pick.confidence]
         problems: list[Problem] = []
         for key, pick in zip(open_keys, picks, strict=True):
             for other in by_card[key]:
-                if other is not pick and other.confidence >= min_confidence:
+                if other is not pick and (other.confidence >= min_confidence or pick.confidence < min_confidence):
                     x, y = other.center
                     problems.append(Problem(kind="duplicate_card", card=key, blocking=False,
                                             message=f"{key} is seen twice; the read at ({x:.0f}, {y:.0f}) is ignored: "
                                                     "without it every hand is complete and laid out"))
         cards = one_read_each(trial, order, problems, min_confidence)
         result = _layout_cards(cards, problems, min_confidence, unread)
-        if not result.blocked:
+        unsure = {key for key, pick in zip(open_keys, picks, strict=True) if pick.confidence < min_confidence}
+        if not any(p.blocking and not (p.kind == "low_confidence" and p.card in unsure) for p in result.problems):
             working.append(result)
     # a read that lays out every hand in rows beats one that leaves a hand in a free shape (a special hand
     # lies so; a misread corner of a hand laid in rows pulls the seats' cards out of their rows)

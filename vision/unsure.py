@@ -60,8 +60,13 @@ def told(problems: tuple[Problem, ...], unsure: list[Doubt], settled: bool) -> t
     for p in problems:
         if p.kind == "low_confidence" and p.card in tried:
             names = ", ".join(str(c) for c in tried[p.card])
-            p = (replace(p, blocking=False, message=f"{p.message}; the scores are the same whether it is {names}")
-                 if settled else replace(p, message=f"{p.message} (it may be {names})"))
+            if not settled:
+                p = replace(p, message=f"{p.message} (it may be {names})")
+            elif len(tried[p.card]) == 1:  # every other card its reading allows is read surely elsewhere
+                p = replace(p, blocking=False, message=f"{p.message}; it can only be {names}: every other card it "
+                                                       "may be is read surely elsewhere")
+            else:
+                p = replace(p, blocking=False, message=f"{p.message}; the scores are the same whether it is {names}")
         out.append(p)
     return tuple(out)
 
