@@ -634,6 +634,18 @@ def test_a_hand_left_unread_blocks_the_round() -> None:
     assert not layout_table(dets, unread=scattered).blocked
 
 
+def test_unread_regions_far_smaller_than_the_tables_indices_are_no_hand() -> None:
+    # A card back's pattern beside the hands found as 13 index regions a third of the size of the hands' indices and
+    # read as no card: no player's cards are there. At the hands' index size, the same regions block.
+    dets = [replace(c, index_boxes=((c.box[0] + 2, c.box[1] + 2, c.box[0] + 16, c.box[1] + 27),))
+            for c in table(["bottom", "top"])]
+    def regions(w: float, h: float) -> list[tuple[float, float, float, float]]:
+        return [(800.0 + 14 * k, 450.0 + 20 * (k % 3), 800.0 + 14 * k + w, 450.0 + 20 * (k % 3) + h) for k in range(13)]
+
+    assert not layout_table(dets, unread=regions(7.0, 8.0)).problems
+    assert [p.kind for p in layout_table(dets, unread=regions(15.0, 25.0)).problems] == ["unread_cards"]
+
+
 def _read_from_a_far_corner(cards: list[CardDetection], names: set[str]) -> tuple[list[CardDetection], dict]:
     """Each card one index box; the ``names`` read facing the other way (the layout turned them)."""
     out, read_up = [], {}

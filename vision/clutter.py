@@ -166,9 +166,24 @@ def lies_on(card: CardDetection, seats: Sequence[SeatLayout]) -> str | None:
 
 
 def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point]:
-    """The centres of the index regions read as no card that lie on none of the players' cards ``held``."""
-    centres = [box_centre(b) for b in unread]
-    return [p for p in centres if all(math.dist(p, c.center) >= THRESHOLDS.on_a_card * card_size(c) for c in held)]
+    """The centres of the index regions read as no card that lie on none of the players' cards ``held`` and are not
+    far smaller than the held cards' indices at their place (``expected_sizes`` of the index boxes' long sides; under
+    ``THRESHOLDS.unread_scale`` of it: a card back's pattern, a chip's print, not a card's index)."""
+    apart = [(b, box_centre(b)) for b in unread]
+    apart = [(b, p) for b, p in apart if all(math.dist(p, c.center) >= THRESHOLDS.on_a_card * card_size(c)
+                                             for c in held)]
+    boxes = [b for c in held for b in c.index_boxes]
+    if apart and boxes:
+        expected = expected_sizes(np.array([_long_side(b) for b in boxes]), np.array([box_centre(b) for b in boxes]),
+                                  np.array([p for _, p in apart]))
+        if expected is not None:
+            apart = [(b, p) for (b, p), e in zip(apart, expected, strict=True)
+                     if _long_side(b) >= THRESHOLDS.unread_scale * e]
+    return [p for _, p in apart]
+
+
+def _long_side(box: Box) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
 
 
 def unread_hand(held: list[CardDetection], apart: list[Point]) -> Problem | None:

@@ -64,6 +64,10 @@ class Thresholds:
     #                                 card taken away, left a card 6 alike within 3 of its heights
     in_scale: tuple[float, float] = (0.7, 1.5)  # a read this size of a seat's cards may be one of them
     on_a_card: float = 0.75         # an unread index region this near a card's centre lies on that card
+    unread_scale: float = 0.4       # an unread region apart from the hands whose long side is under this share of the
+    #                                 held indices' at its place is no card's index (a card back's pattern): of the
+    #                                 1,010 cached tables' unread regions apart, 3 of 541 on a card are under it (none
+    #                                 in a table it would unblock), 135 of 880 on no card
     unread_hand_cluster: int = 10   # unread regions together apart from the hands that may be a player's cards
     #                                 (validation tables settled right show at most 8 together, a hand left unread
     #                                 12-20)
