@@ -521,6 +521,21 @@ def test_a_card_read_twice_in_its_own_row_scores_the_same_either_way() -> None:
     assert [p.card for p in result.problems if p.kind == "duplicate_card"] == ["9d"]
 
 
+def test_a_card_read_twice_beside_an_unsure_card_is_resolved_and_the_unsure_card_tried() -> None:
+    # The pip beside the real 9d read as 9d again, and the bottom player's 3d read unsurely: the spare 9d is set aside
+    # as without the unsure card, and the 3d, whichever of 3d, 3h, 8d it is, leaves the scores as they are.
+    dets = table(["bottom", "top"])
+    x, y = next(d for d in dets if str(d.card) == "9d").center
+    dets = [_unsure(d, 0.6, ("3h", 0.3), ("8d", 0.1)) if str(d.card) == "3d" else d for d in dets]
+    dets.append(card_at(Card.parse("9d"), x + 0.9 * H, y, 0.0, confidence=0.97))
+    layout = layout_table(dets)
+    assert [(p.kind, p.card, p.blocking) for p in layout.problems] == [
+        ("duplicate_card", "9d", False), ("low_confidence", "3d", True)]
+    reading = read_photo(np.zeros((1000, 1000, 3), np.uint8), load_ruleset("classic"),
+                         detector=lambda img: Detections(width=1000, height=1000, cards=tuple(dets)))
+    assert reading.settlement is not None and not any(p.blocking for p in reading.problems)
+
+
 def test_a_card_read_twice_keeps_the_read_that_lays_every_hand_in_rows() -> None:
     # A misread corner at the end of bottom's middle row also reads as the Js of its tail. Keeping it (and
     # dropping the real Js) leaves 13 cards in no 3 + 5 + 5 rows, which a special laid out would be; keeping

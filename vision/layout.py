@@ -88,7 +88,8 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
     reported (not blocking); None when no identity is read twice confidently, or twice with no confident read, when
     there are too many choices, or unless the choices that work (at least one) all give every seat the same rows. The
     read kept is a confident one where there are; an identity read confidently once keeps that read, its weak reads
-    left to ``one_read_each``."""
+    left to ``one_read_each``. Where no choice works so, the choices blocked by other unsure cards alone work if every
+    hand lies in rows (not a free shape: a weak read joining a hand short of the card set aside lays it so)."""
     open_keys = [k for k, reads in by_card.items()
                  if len(reads) > 1 and sum(r.confidence >= min_confidence for r in reads) != 1]
     if not open_keys:
@@ -97,6 +98,7 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
     if math.prod(len(c) for c in choices) > THRESHOLDS.max_duplicate_choices:
         return None
     working: list[TableLayout] = []
+    beside_unsure: list[TableLayout] = []  # blocked by other unsure cards alone, every hand in rows
     for picks in itertools.product(*choices):
         trial = dict(by_card)
         for key, pick in zip(open_keys, picks, strict=True):
@@ -114,10 +116,12 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
         unsure = {key for key, pick in zip(open_keys, picks, strict=True) if pick.confidence < min_confidence}
         if not any(p.blocking and not (p.kind == "low_confidence" and p.card in unsure) for p in result.problems):
             working.append(result)
+        elif not any((p.blocking and p.kind != "low_confidence") or p.kind == "no_rows" for p in result.problems):
+            beside_unsure.append(result)
     # a read that lays out every hand in rows beats one that leaves a hand in a free shape (a special hand
     # lies so; a misread corner of a hand laid in rows pulls the seats' cards out of their rows)
     in_rows = [w for w in working if not any(p.kind == "no_rows" for p in w.problems)]
-    working = in_rows or working
+    working = in_rows or working or beside_unsure
     if not working or len({_hands_of(w) for w in working}) > 1:
         return None
     return working[0]
