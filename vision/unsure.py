@@ -58,11 +58,12 @@ def told(problems: tuple[Problem, ...], unsure: list[Doubt], settled: bool) -> t
     tried = {str(u.card.card): u.identities for u in unsure if settled or len(u.identities) > 1}
     out: list[Problem] = []
     for p in problems:
-        if p.kind == "low_confidence" and p.card in tried:
-            names = ", ".join(str(c) for c in tried[p.card])
+        identities = tried.get(p.card) if p.kind == "low_confidence" and p.card is not None else None
+        if identities is not None:
+            names = ", ".join(str(c) for c in identities)
             if not settled:
                 p = replace(p, message=f"{p.message} (it may be {names})")
-            elif len(tried[p.card]) == 1:  # every other card its reading allows is read surely elsewhere
+            elif len(identities) == 1:  # every other card its reading allows is read surely elsewhere
                 p = replace(p, blocking=False, message=f"{p.message}; it can only be {names}: every other card it "
                                                        "may be is read surely elsewhere")
             else:
