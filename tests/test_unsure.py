@@ -56,7 +56,7 @@ def test_an_unsure_card_every_other_reading_of_which_is_read_surely_elsewhere_is
     assert reading.settlement is not None
     [note] = [p for p in reading.problems if p.kind == "low_confidence"]
     assert not note.blocking
-    assert note.message.endswith("it can only be 9d: every other card it may be is read surely elsewhere")
+    assert note.message.endswith("it can only be 9d, the one plausible card no sure read holds")
 
 
 def test_an_unsure_card_that_could_change_the_score_blocks() -> None:

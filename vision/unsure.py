@@ -63,9 +63,9 @@ def told(problems: tuple[Problem, ...], unsure: list[Doubt], settled: bool) -> t
             names = ", ".join(str(c) for c in identities)
             if not settled:
                 p = replace(p, message=f"{p.message} (it may be {names})")
-            elif len(identities) == 1:  # every other card its reading allows is read surely elsewhere
-                p = replace(p, blocking=False, message=f"{p.message}; it can only be {names}: every other card it "
-                                                       "may be is read surely elsewhere")
+            elif len(identities) == 1:  # the other cards its reader thought of are held by sure reads, or unlikely
+                p = replace(p, blocking=False, message=f"{p.message}; it can only be {names}, the one plausible card "
+                                                       "no sure read holds")
             else:
                 p = replace(p, blocking=False, message=f"{p.message}; the scores are the same whether it is {names}")
         out.append(p)
