@@ -585,6 +585,25 @@ def test_an_identity_read_twice_unsurely_on_two_cards_of_their_own_still_blocks(
     assert any(p.kind == "duplicate_card" and p.card == "9d" and p.blocking for p in result.problems)
 
 
+def test_a_seat_one_read_too_many_drops_the_read_without_which_alone_it_lies_in_rows() -> None:
+    # Something printed beyond the bottom player's head row read as a 7s: 14 cards, in no rows. Without the 7s the
+    # hand lies in 3 + 5 + 5 rows, and without any other read it does not: the 7s is set aside with a note.
+    dets = table(["bottom", "top"])
+    result = layout_table([*dets, card_at(Card.parse("7s"), 480.0, 696 - 1.15 * H, 0.0, confidence=0.95)])
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    [note] = result.problems
+    assert note.kind == "card_count" and note.card == "7s" and not note.blocking
+
+
+def test_a_seat_one_read_too_many_in_a_row_blocks() -> None:
+    # A 7s read at the end of the tail row: leaving out any card of the tail lays the hand in rows, so which read is no
+    # card is not known.
+    dets = table(["bottom", "top"])
+    result = layout_table([*dets, card_at(Card.parse("7s"), 500 + 3 * W * 0.35, 800 + 1.15 * H, 0.0)])
+    assert result.blocked
+    assert any(p.kind == "card_count" and p.seat == "bottom" and p.blocking for p in result.problems)
+
+
 def test_a_confident_card_apart_from_complete_hands_blocks() -> None:
     # It may be the one card read of a third player whose other cards were not even found as corners
     # (no unread regions to show for them): the round of two is not scored.
