@@ -595,13 +595,17 @@ def test_a_seat_one_read_too_many_drops_the_read_without_which_alone_it_lies_in_
     assert note.kind == "card_count" and note.card == "7s" and not note.blocking
 
 
-def test_a_seat_one_read_too_many_in_a_row_blocks() -> None:
-    # A 7s read at the end of the tail row: leaving out any card of the tail lays the hand in rows, so which read is no
-    # card is not known.
+def test_a_seat_one_read_too_many_in_a_row_blocks_unless_it_alone_is_unsure() -> None:
+    # A 7s read surely at the end of the tail row: leaving out any card of the tail lays the hand in rows, so which
+    # read is no card is not known. Read unsurely among sure reads, it is the one set aside.
     dets = table(["bottom", "top"])
     result = layout_table([*dets, card_at(Card.parse("7s"), 500 + 3 * W * 0.35, 800 + 1.15 * H, 0.0)])
     assert result.blocked
     assert any(p.kind == "card_count" and p.seat == "bottom" and p.blocking for p in result.problems)
+    weak = card_at(Card.parse("7s"), 500 + 3 * W * 0.35, 800 + 1.15 * H, 0.0, confidence=0.6)
+    result = layout_table([*dets, weak])
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    assert [(p.kind, p.card, p.blocking) for p in result.problems] == [("card_count", "7s", False)]
 
 
 def test_a_confident_card_apart_from_complete_hands_blocks() -> None:

@@ -127,17 +127,26 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
     return working[0]
 
 
-def _one_read_spare(label: str, group: list[CardDetection], up: float, read_up: dict[Box, float | None]
-                    ) -> CardDetection | None:
+def _one_read_spare(label: str, group: list[CardDetection], up: float, read_up: dict[Box, float | None],
+                    min_confidence: float) -> CardDetection | None:
     """The one read of a seat of 14 without which its cards lie in clear 3 + 5 + 5 rows, when leaving out any other
-    does not lay them so (a pip or a picture read as a card among the hand's); else None."""
+    does not lay them so, or else the one read below ``min_confidence`` among those that do (a pip or a picture read
+    as a card among the hand's); else None."""
     laid = []
     for c in group:
         problems: list[Problem] = []
         seat = seat_layout(label, [o for o in group if o is not c], up, problems, read_up)
         if seat.rows is not None and not problems:
             laid.append(c)
-    return laid[0] if len(laid) == 1 else None
+    weak = [c for c in laid if c.confidence < min_confidence]
+    return laid[0] if len(laid) == 1 else weak[0] if len(weak) == 1 else None
+
+
+def _spare_note(label: str, spare: CardDetection) -> Problem:
+    x, y = spare.center
+    return Problem(kind="card_count", seat=label, card=str(spare.card), blocking=False,
+                   message=f"{label}: 14 cards found; the read {spare.card} at ({x:.0f}, {y:.0f}) "
+                           f"({spare.confidence:.2f}) is ignored: without it the hand lies in 3 + 5 + 5 rows")
 
 
 def _hands_of(layout: TableLayout) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
@@ -165,13 +174,10 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], min_confi
         name = seat_name(up)
         names_used[name] += 1
         label = name if names_used[name] == 1 else f"{name}-{names_used[name]}"
-        if len(group) == HAND_SIZE + 1 and (spare := _one_read_spare(label, group, up, read_up)) is not None:
+        if len(group) == HAND_SIZE + 1 and (spare := _one_read_spare(label, group, up, read_up,
+                                                                     min_confidence)) is not None:
             group = [c for c in group if c is not spare]
-            x, y = spare.center
-            problems.append(Problem(kind="card_count", seat=label, card=str(spare.card), blocking=False,
-                                    message=f"{label}: 14 cards found; the read {spare.card} at ({x:.0f}, {y:.0f}) "
-                                            "is ignored: without it the hand lies in 3 + 5 + 5 rows, without any "
-                                            "other it does not"))
+            problems.append(_spare_note(label, spare))
         seats.append(seat_layout(label, group, up, problems, read_up))
         for c in group:
             if c.confidence < min_confidence:
