@@ -18,7 +18,7 @@ import numpy.typing as npt
 from .join import inside_outline
 from .seats import card_size, median_size, out_of_scale
 from .thresholds import THRESHOLDS
-from .types import Box, CardDetection, Point, Problem, SeatLayout, box_centre
+from .types import Box, CardDetection, Point, Problem, SeatLayout, box_centre, box_long_side
 
 
 def reads_by_identity(cards: list[CardDetection]) -> dict[str, list[CardDetection]]:
@@ -174,16 +174,12 @@ def unread_apart(held: list[CardDetection], unread: Sequence[Box]) -> list[Point
                                              for c in held)]
     boxes = [b for c in held for b in c.index_boxes]
     if apart and boxes:
-        expected = expected_sizes(np.array([_long_side(b) for b in boxes]), np.array([box_centre(b) for b in boxes]),
+        expected = expected_sizes(np.array([box_long_side(b) for b in boxes]), np.array([box_centre(b) for b in boxes]),
                                   np.array([p for _, p in apart]))
         if expected is not None:
             apart = [(b, p) for (b, p), e in zip(apart, expected, strict=True)
-                     if _long_side(b) >= THRESHOLDS.unread_scale * e]
+                     if box_long_side(b) >= THRESHOLDS.unread_scale * e]
     return [p for _, p in apart]
-
-
-def _long_side(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
 
 
 def unread_hand(held: list[CardDetection], apart: list[Point]) -> Problem | None:

@@ -56,7 +56,7 @@ from referee.cards import Card
 
 from .proportion import with_deck_proportions
 from .tiles import BG_CLASS, outline_from_index, unit_of
-from .types import Box, CardDetection, Point, box_centre
+from .types import Box, CardDetection, Point, box_centre, box_long_side
 
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
@@ -244,7 +244,7 @@ def _along_an_edge(a: IndexHit, b: IndexHit) -> bool:
     """``b`` lies where another index of ``a``'s card would in a four-index deck: along the glyph's up axis (the
     card's long edge) or its right axis (the short edge), that edge's length minus the index apart (in index
     heights), whichever way each faces (quarter turns apart at most ``EDGE_TURN``)."""
-    unit = (max(a.box[2] - a.box[0], a.box[3] - a.box[1]) + max(b.box[2] - b.box[0], b.box[3] - b.box[1])) / 2
+    unit = (box_long_side(a.box) + box_long_side(b.box)) / 2
     if unit <= 0 or abs(((b.glyph_up - a.glyph_up + 45) % 90) - 45) > EDGE_TURN:
         return False
     (ax, ay), (bx, by) = box_centre(a.box), box_centre(b.box)

@@ -17,11 +17,11 @@ import numpy as np
 
 from .thresholds import THRESHOLDS
 from .tiles import CARD_GEOMETRY, outline_from_index
-from .types import Box, CardDetection, Point, box_centre
+from .types import Box, CardDetection, Point, box_centre, box_long_side
 
 
 def _height(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1], 1.0)
+    return max(box_long_side(box), 1.0)
 
 
 def size_factor(card: CardDetection) -> float | None:

@@ -18,6 +18,13 @@ Point = tuple[float, float]
 def box_centre(b: Box) -> Point:
     """The centre of a box (x1, y1, x2, y2)."""
     return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+def box_long_side(b: Box) -> float:
+    """The longer side of a box (x1, y1, x2, y2): an index box's height whichever way its card lies."""
+    return max(b[2] - b[0], b[3] - b[1])
+
+
 SEAT_NAMES: tuple[str, ...] = ("bottom", "right", "top", "left")
 # A card whose reading is less probable than this (``CardDetection.confidence``: given the other
 # cards on the table, see vision.join) is a problem for the user to check. Chosen on validation-family
