@@ -52,11 +52,30 @@ def _row_poses(cards: tuple[Card, ...], y: float, pitch: float, w: float, rng: n
 TIGHT_PITCH = (0.75, 1.0)      # a tight row's card pitch, in index extents (x2 of the index box, from the edge)
 TIGHT_CLEAR = (1.0, 1.25)      # or, in half the tight hands, just clear of the index (only the next row cuts it)
 TIGHT_ROW_STEP = (0.86, 1.06)  # a tight stack's row step, in index extents: the next row cuts through the suit
+FAN_STEP_DEG = (3.0, 10.0)     # a fanned row: each next card turned this much further than the one before it
+INDEX_REACH = 0.4              # a corner index's centre lies about this many card heights from the card's centre
+FAN_MIN_RADIUS = 0.3           # a fan's turning point lies at least this many card heights from a card's centre
+
+
+def _fanned(row: list[tuple[Card, str | None, int, float, float, float]], pitch: float, h: float, step: float
+            ) -> list[tuple[Card, str | None, int, float, float, float]]:
+    """``row`` (as ``_row_poses`` laid it) laid along an arc as players fan a row: each card turned ``step``
+    radians further than the one before, about a point toward the player (+y) from the row's middle; the
+    indices keep about ``pitch`` between them (their arc passes through them: the cards' centres lie
+    ``INDEX_REACH`` card heights nearer the turning point)."""
+    reach = pitch / step
+    radius = max(reach - INDEX_REACH * h, FAN_MIN_RADIUS * h)
+    middle = sum(x for _c, _r, _p, x, _y, _a in row) / len(row)
+    out = []
+    for card, name, pos, x, y, angle in row:
+        a = (x - middle) / reach
+        out.append((card, name, pos, middle + radius * math.sin(a), y + radius * (1 - math.cos(a)), angle + a))
+    return out
 
 
 def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h: float, free: bool,
                          rng: np.random.Generator, tight: np.random.Generator | None = None,
-                         showing: tuple[float, float] | None = None
+                         showing: tuple[float, float] | None = None, fan: np.random.Generator | None = None
                          ) -> list[tuple[Card, str | None, int, float, float, float]]:
     """Poses (card, row, pos, x, y, angle) with the player at +y; draw order = list order.
 
@@ -67,7 +86,9 @@ def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h
     (``TIGHT_CLEAR``); in half the hands the rows are drawn from the other side (so the strips are of the
     bottom-right indices), and in 70 % each next row steps less than an index (``TIGHT_ROW_STEP``), cutting
     through the suit. ``showing`` (low, high, in index extents): every row overlapped, each next card
-    leaving that much of the one below showing, drawn per hand (``None``: as drawn above).
+    leaving that much of the one below showing, drawn per hand (``None``: as drawn above). ``fan``: every row
+    laid as a fan (``_fanned``), each next card turned ``FAN_STEP_DEG`` further, drawn from this generator (the
+    other draws unchanged: the same hand, fanned).
     """
     if free:
         return _free_shape(rows, w, h, index_w, rng)
@@ -86,9 +107,12 @@ def hand_in_player_frame(rows: Rows, w: float, h: float, index_w: float, index_h
         if tight.random() < 0.7:
             row_step = index_h * tight.uniform(*TIGHT_ROW_STEP)
         reverse_cards, reverse_rows = bool(tight.random() < 0.5), bool(tight.random() < 0.3)
+    step = math.radians(fan.uniform(*FAN_STEP_DEG)) if fan is not None else 0.0
     laid = []
     for r, (name, cards) in enumerate(zip(ROW_NAMES, rows, strict=True)):
         row = _row_poses(cards, (r - 1) * row_step, pitch, w, rng, name)
+        if step:
+            row = _fanned(row, pitch, h, step)
         laid.append(row[::-1] if reverse_cards else row)
     return [p for row in (laid[::-1] if reverse_rows else laid) for p in row]
 
@@ -121,16 +145,19 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 
 def lay_table(hands: list[Rows], seats: list[str], free: list[bool], w: float, h: float, index_w: float,
               index_h: float, rng: np.random.Generator, tight: np.random.Generator | None = None,
-              tight_share: float = 0.0, showing: tuple[float, float] | None = None
+              tight_share: float = 0.0, showing: tuple[float, float] | None = None,
+              fan: np.random.Generator | None = None, fan_share: float = 0.0
               ) -> tuple[list[CardPose], list[tuple[float, ...]]]:
     """Poses of every card on the table and each hand's bounding box (mm). A share ``tight_share`` of the
     hands laid tight (``hand_in_player_frame``), drawn from ``tight``: without it the table is the same.
-    ``showing``: every hand's rows overlapped, leaving that many index extents of each covered card showing."""
+    ``showing``: every hand's rows overlapped, leaving that many index extents of each covered card showing.
+    A share ``fan_share`` of the hands laid in rows fanned, drawn from ``fan`` (without it the table is the same)."""
     local = []
     for rows, f in zip(hands, free, strict=True):
         laid_tight = tight is not None and tight.random() < tight_share
+        laid_fan = fan is not None and fan.random() < fan_share
         local.append(hand_in_player_frame(rows, w, h, index_w, index_h, f, rng, tight if laid_tight else None,
-                                          showing))
+                                          showing, fan if laid_fan else None))
     angles = [SEAT_ANGLE[s] + rng.normal(0, 0.06) for s in seats]
     radius = 0.2 * h
     rng_offsets = {s: float(rng.normal(0, 0.15 * w)) for s in SEATS}

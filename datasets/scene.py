@@ -186,7 +186,7 @@ HELD = HeldTables()
 
 def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str], size: int = 1600,
                split: str = "train", effects: bool = True, soften: bool = True, tight: float = 0.0,
-               bent: float = 0.0, real_look: bool = False, held: bool = False) -> Scene:
+               bent: float = 0.0, real_look: bool = False, held: bool = False, fan: float = 0.0) -> Scene:
     """Scene ``index`` of ``seed``. ``effects=False``: the composite before the camera's look;
     ``soften=False``: the look without its softening effects (blur, depth of field, resolution
     loss). Neither changes the layout or the ground truth. ``tight``: the share of hands laid in
@@ -196,7 +196,8 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     softening, grain and JPEG measured on real photos (``effects.REAL_LOOK``) instead of the guessed ones.
     ``held``: the table as the phone-held check lays it (``HELD``): 2-3 players, every row overlapped with
     0.95-1.55 index extents of each covered card showing (15-25 % of a real deck's card), the camera tilted
-    15-35 degrees (the scene is another table)."""
+    15-35 degrees (the scene is another table). ``fan``: the share of hands whose rows are laid as fans, each next
+    card turned a little further (``datasets.layout``; drawn from its own stream: 0 leaves the scene as before)."""
     rng = scene_rng(seed, index, split=split)
     families = sorted({d.family for d in decks})            # a family first, then one of its decks,
     family = families[int(rng.integers(0, len(families)))]  # so 4-deck families do not dominate
@@ -215,8 +216,9 @@ def make_scene(seed: int, index: int, decks: list[CardArt], textures: list[str],
     index_w = float(art.boxes[:, 2].max()) * mm_per_px
     index_h = float(art.boxes[:, 3].max()) * mm_per_px
     tight_rng = scene_rng(seed, index, stream=3, split=split) if tight > 0 else None
+    fan_rng = scene_rng(seed, index, stream=5, split=split) if fan > 0 else None
     poses, hand_boxes = lay_table([h.rows for h in hands], seats, free, CARD_W_MM, card_h_mm, index_w, index_h, rng,
-                                  tight_rng, tight, HELD.showing if held else None)
+                                  tight_rng, tight, HELD.showing if held else None, fan_rng, fan)
     xs = [b[0] for b in hand_boxes] + [b[2] for b in hand_boxes]
     ys = [b[1] for b in hand_boxes] + [b[3] for b in hand_boxes]
     pad = 0.25 * CARD_W_MM

@@ -82,11 +82,12 @@ LOOKS = ("camera", "sharp", "none", "real")
 
 
 def write_scene(out: Path, split: str, seed: int, index: int, decks: list[CardArt], textures: list[str],
-                size: Size, look: str = "camera", tight: float = 0.0, bent: float = 0.0, held: bool = False) -> int:
+                size: Size, look: str = "camera", tight: float = 0.0, bent: float = 0.0, held: bool = False,
+                fan: float = 0.0) -> int:
     """Generate and write one scene; returns its number of labels."""
     scene = make_scene(seed, index, decks, textures, scene_size(size, seed, index, split), split,
                        effects=look != "none", soften=look == "camera", tight=tight, bent=bent,
-                       real_look=look == "real", held=held)
+                       real_look=look == "real", held=held, fan=fan)
     name = scene_name(seed, index)
     lo, hi = REAL_LOOK.jpeg_quality if look == "real" else (55, 96)
     quality = int(scene_rng(seed, index, stream=1, split=split).integers(lo, hi))
@@ -108,7 +109,7 @@ SCENES_PER_FONT_DECK = 10  # --font-decks: each run of this many scenes draws on
 def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: bool,
                  tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False, look: str = "camera",
                  tight: float = 0.0, bent: float = 0.0, held: bool = False, drawn_suits: bool = False,
-                 debian_fonts: bool = False) -> None:
+                 debian_fonts: bool = False, fan: float = 0.0) -> None:
     cv2.setNumThreads(1)
     if font_decks:
         decks: list[CardArt] = []
@@ -117,7 +118,7 @@ def _init_worker(out: str, split: str, seed: int, size: Size, use_test_deck: boo
     else:
         decks = split_decks(split, tiers=tiers)  # type: ignore[arg-type]
     _WORKER.update(out=Path(out), split=split, seed=seed, size=size, decks=decks, font_decks=font_decks, look=look,
-                   drawn_suits=drawn_suits, debian_fonts=debian_fonts, tight=tight, bent=bent, held=held,
+                   drawn_suits=drawn_suits, debian_fonts=debian_fonts, tight=tight, bent=bent, held=held, fan=fan,
                    textures=[] if use_test_deck else texture_files(textures_dir()))
 
 
@@ -130,20 +131,20 @@ def _work(index: int) -> int:
             w["decks"], w["font_k"] = [font_deck(w["seed"] * 100_003 + k, drawn_suits=w["drawn_suits"],
                                                 debian_fonts=w["debian_fonts"])], k
     return write_scene(w["out"], w["split"], w["seed"], index, w["decks"], w["textures"], w["size"], w["look"],
-                       w["tight"], w["bent"], w["held"])
+                       w["tight"], w["bent"], w["held"], w["fan"])
 
 
 def generate(out: Path, n: int, seed: int, split: Split, size: Size = 1600, workers: int | None = None,
              start: int = 0, use_test_deck: bool = False, progress: bool = True,
              tiers: tuple[str, ...] = DEFAULT_TIERS, font_decks: bool = False,
              look: str = "camera", tight: float = 0.0, bent: float = 0.0, held: bool = False,
-             drawn_suits: bool = False, debian_fonts: bool = False) -> dict[str, float]:
+             drawn_suits: bool = False, debian_fonts: bool = False, fan: float = 0.0) -> dict[str, float]:
     for sub in ("images", "labels", "truth"):
         (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
     args = (str(out), split, seed, size, use_test_deck, tiers, font_decks, look, tight, bent, held, drawn_suits,
-            debian_fonts)
+            debian_fonts, fan)
     t0 = time.perf_counter()
     labels = 0
     indices = range(start, start + n)
@@ -216,8 +217,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="tables as a phone held over them sees them: 2-3 players, every row overlapped with "
                          "0.95-1.55 index extents of each covered card showing (15-25 %% of a real deck's card), "
                          "the camera tilted 15-35 degrees (other tables than without)")
+    ap.add_argument("--fan", type=float, default=0.0,
+                    help="share of the hands whose rows are laid as fans, each next card turned 3-10 degrees further "
+                         "than the one before it about a point toward the player (default 0: the tables are as "
+                         "without the option)")
     args = ap.parse_args(argv)
-    for name in ("tight", "bent"):
+    for name in ("tight", "bent", "fan"):
         if not 0.0 <= getattr(args, name) <= 1.0:
             print(f"error: --{name} must lie in 0..1 (got {getattr(args, name)})", file=sys.stderr)
             return 2
@@ -238,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     stats = generate(args.out, args.n, args.seed, args.split, args.size, args.workers, args.start, args.test_deck,
                      tiers=tiers, font_decks=args.font_decks, look=args.look, tight=args.tight, bent=args.bent,
-                     held=args.held, drawn_suits=args.drawn_suits, debian_fonts=args.debian_fonts)
+                     held=args.held, drawn_suits=args.drawn_suits, debian_fonts=args.debian_fonts, fan=args.fan)
     print(f"{stats['scenes']:.0f} scenes, {stats['labels']:.0f} index labels in {stats['seconds']:.1f}s "
           f"({stats['scenes_per_s']:.2f} scenes/s) -> {args.out}", file=sys.stderr)
     if args.preview:

@@ -811,3 +811,32 @@ def test_a_real_seat_laid_stepped_is_read_as_its_rows_and_short_of_a_card_not_as
     short = seat_layout("left", [c for c in cards if str(c.card) != "7c"], 90.0, [], {}).short_rows
     assert short is not None
     assert [" ".join(str(c.card) for c in row) for row in short] == ["9d 3c", "As Qs Th 6h 6c", "Ks Js Jd Jc 3d"]
+
+
+
+# the bottom seat of the fanned-rows validation table s87_000026 (`datasets.synth --fan 1`) as the detector read it:
+# each card's top-left corner and its card's height (px); every row laid as a fan, each card turned up to ~8 deg
+# further than the one before, so the rows are arcs and no straight split is clear
+FANNED_SEAT = {"4h": (389, 714, 145), "2c": (524, 721, 146), "5c": (244, 732, 153), "7s": (366, 776, 158),
+               "3h": (513, 777, 157), "3c": (656, 798, 165), "Qh": (217, 799, 156), "6d": (537, 837, 177),
+               "Ks": (64, 837, 176), "6s": (381, 846, 178), "6c": (683, 860, 182), "Kc": (230, 867, 189),
+               "Ac": (75, 919, 182)}
+FANNED_ROWS = "5c 4h 2c | Ks Qh 7s 3h 3c | Ac Kc 6s 6d 6c"
+
+
+def test_a_real_seat_laid_in_fanned_rows_is_read_as_its_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.rows
+    from vision.rows import seat_layout
+
+    def card(name: str, ax: float, ay: float, h: float) -> CardDetection:
+        w = 0.7 * h  # upright, as the detector's outline from an index: the top-left corner (ax, ay)
+        outline = ((ax, ay), (ax + w, ay), (ax + w, ay + h), (ax, ay + h))
+        return CardDetection(card=Card.parse(name), confidence=0.99, box=(ax, ay, ax + w, ay + h), outline=outline,
+                             up=0.0)
+
+    cards = [card(name, *at) for name, at in FANNED_SEAT.items()]
+    seat = seat_layout("bottom", cards, 0.0, [], {})
+    assert seat.rows is not None and " | ".join(rows_of(seat)) == FANNED_ROWS
+    # searched along straight lines only, its rows are not clear
+    monkeypatch.setattr(vision.rows, "_fanned_rows", lambda group, up: None)
+    assert seat_layout("bottom", cards, 0.0, [], {}).rows is None

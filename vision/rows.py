@@ -90,6 +90,51 @@ def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: flo
     return separation, [sorted(band.tolist(), key=lambda i: along[i]) for band in bands]
 
 
+def _fanned_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
+    """Three rows of 3 + 5 + 5 laid as fans (far to near, as ``split_rows``), or None. A fanned row's cards turn a
+    little more each along it, so their top-left corners lie on an arc bending toward the player: each anchor's
+    distance across the rows is lifted by ``bend`` * (its distance along them from the seat's middle)² / (2 * a card's
+    height), for ``bend`` 0.1 to ``THRESHOLDS.row_bends`` / 10 and row directions within
+    ``THRESHOLDS.row_tilt_search_deg`` of the cards' own, and the clearest such 3 + 5 + 5 split is kept when its bands
+    are ``THRESHOLDS.row_bend_separation`` clear (a straight row has no bend to find; 13 cards in one line or arc
+    do not split so clearly)."""
+    heights = [math.dist(c.outline[0], c.outline[3]) for c in cards if c.outline is not None]
+    if len(cards) != HAND_SIZE or not heights:
+        return None
+    height = max(float(np.median(heights)), 1e-6)
+    anchors = np.array([_anchor(c) for c in cards], np.float64)
+    rx, ry = _row_direction(cards, up_deg)
+    ux, uy = up_vector(up_deg)
+    offsets = np.radians(np.arange(-THRESHOLDS.row_tilt_search_deg, THRESHOLDS.row_tilt_search_deg + 1))
+    dx, dy = rx * np.cos(offsets) - ry * np.sin(offsets), rx * np.sin(offsets) + ry * np.cos(offsets)
+    toward_far = np.where(dy * ux - dx * uy >= 0, 1.0, -1.0)  # the normal to the rows, toward the far side
+    along = anchors[:, 0][None] * dx[:, None] + anchors[:, 1][None] * dy[:, None]             # (directions, cards)
+    across = toward_far[:, None] * (anchors[:, 0][None] * dy[:, None] - anchors[:, 1][None] * dx[:, None])
+    lift = (along - np.median(along, axis=1, keepdims=True)) ** 2 / (2 * height)
+    bends = 0.1 * np.arange(1, THRESHOLDS.row_bends + 1)
+    far = (across[None] + bends[:, None, None] * lift[None]).reshape(-1, len(cards))  # (bends * directions, cards)
+    order = np.argsort(-far, axis=1, kind="stable")
+    gaps = -np.diff(np.take_along_axis(far, order, axis=1), axis=1)
+    cuts = np.sort(np.argsort(-gaps, axis=1, kind="stable")[:, :2], axis=1)
+    sizes = np.stack([cuts[:, 0] + 1, cuts[:, 1] - cuts[:, 0], len(cards) - 1 - cuts[:, 1]], axis=1)
+    fits = (np.sort(sizes, axis=1) == np.array(sorted(ROW_SIZES))).all(axis=1)
+    if not fits.any():
+        return None
+    cut_gaps = np.take_along_axis(gaps, cuts, axis=1).min(axis=1)
+    inside = gaps.copy()
+    np.put_along_axis(inside, cuts, -np.inf, axis=1)
+    separation = np.where(fits, cut_gaps / np.maximum(inside.max(axis=1), 1e-6), -np.inf)
+    # the cards' own direction and the least bend win ties, as in split_rows
+    penalty = (0.002 * np.abs(np.degrees(offsets))[None] + 0.01 * bends[:, None]).ravel()
+    best = int(np.argmax(separation - penalty))
+    if separation[best] < THRESHOLDS.row_bend_separation:
+        return None
+    k = best % len(offsets)
+    first, second = int(cuts[best, 0]) + 1, int(cuts[best, 1]) + 1
+    bands = [order[best, :first], order[best, first:second], order[best, second:]]
+    return tuple([cards[i] for i in sorted(band.tolist(), key=lambda i: along[k, i])] for band in bands)
+
+
 def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
     """Three rows ordered farthest to nearest in the player's frame, or None if the cards do not form three clearly
     separate rows.
@@ -98,7 +143,8 @@ def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDete
     ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5. The cards'
     own direction is known only to a quarter turn (an index's box is upright in the photo), so in a photo turned about
     45 deg the rows run further off: out to ±THRESHOLDS.row_turn_search_deg, a direction counts only where its bands
-    are clearer than any within the first search (else a 3 + 5 + 5 met by chance across the rows would win)."""
+    are clearer than any within the first search (else a 3 + 5 + 5 met by chance across the rows would win). A hand
+    of 13 with no clear straight 3 + 5 + 5 may be laid in fanned rows (``_fanned_rows``)."""
     if len(cards) < 3:
         return None
     rx, ry = _row_direction(cards, up_deg)
@@ -124,6 +170,10 @@ def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDete
             key = (sizes_ok, separation - 0.002 * abs(offset))
             if best is None or key > (best[0], best[1]):
                 best = (sizes_ok, key[1], bands)
+    if best is None or not best[0] or best[1] < THRESHOLDS.row_separation:
+        fanned = _fanned_rows(cards, up_deg)
+        if fanned is not None:
+            return fanned
     if best is None or best[1] < THRESHOLDS.row_separation:
         return None
     return tuple([cards[i] for i in band] for band in best[2])

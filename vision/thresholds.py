@@ -33,6 +33,12 @@ class Thresholds:
     #                                 card's own direction is known to a quarter turn, and a photo turned 38 deg laid a
     #                                 validation seat's rows 46 deg off it (see vision.rows.split_rows)
     max_open_anchors: int = 4       # cards per seat anchored either way (2 ** 4 splits at most)
+    row_bends: int = 15             # a hand of 13 that shows no straight 3 + 5 + 5 rows is searched for rows laid as
+    #                                 fans (each card turned a little further along its row: the rows are arcs), bent
+    #                                 0.1-1.5 card heights over their half-length squared per card height, in 0.1 steps
+    row_bend_separation: float = 2.2  # and taken where their bands are this clear (fanned rows of 360 synthetic fan
+    #                                 tables' ground truth: 1.75-9.5, most above 2.5; 13 cards laid in one line, two
+    #                                 lines or one arc as a special hand at most 2.11)
     same_place: float = 0.25        # two cards of a row closer along it than this share of the seat's median spacing
     #                                 lie at one place: seats laid out rightly on the 520 (readings and ground truth)
     #                                 keep 0.39 and more, two short seats filled wrongly had 0.02, 0.07
