@@ -402,6 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sheet", type=Path, help="misses: a contact sheet of them (PNG)")
     args = parser.parse_args(argv)
     if args.command == "compare":
+        if len(args.paths) != 2 or not all(p.is_file() for p in args.paths):
+            print("compare: give two perturb --out JSON files that exist", file=sys.stderr)
+            return 2
         before, after = (json.loads(p.read_text()) for p in args.paths)
         changed = 0
         for name in (n for n in before if n in after):

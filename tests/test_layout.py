@@ -840,3 +840,25 @@ def test_a_real_seat_laid_in_fanned_rows_is_read_as_its_rows(monkeypatch: pytest
     # searched along straight lines only, its rows are not clear
     monkeypatch.setattr(vision.rows, "_fanned_rows", lambda group, up: None)
     assert seat_layout("bottom", cards, 0.0, [], {}).rows is None
+
+
+
+@pytest.mark.parametrize("shape", ["line", "two lines", "arc"])
+def test_thirteen_cards_laid_in_one_line_or_arc_are_not_taken_for_fanned_rows(shape: str) -> None:
+    # a special hand shown in a free shape, each card a little off its place: searched along arcs, a few of these
+    # split 1.5 clear into 3 + 5 + 5 (one after another along the line, or its ends and its middle)
+    from vision.rows import _fanned_rows
+
+    cards = parse_cards("Ac 2c 3d 4h 5d 6s 7s 8c 9d Th Js Qh Kd")
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        if shape == "line":
+            places = [(200 + 30 * i, 500.0) for i in range(13)]
+        elif shape == "two lines":
+            places = [(200 + 30 * i, 450.0) for i in range(7)] + [(215 + 30 * i, 560.0) for i in range(6)]
+        else:  # about a point toward the player, as the generator fans a special hand
+            turns = [0.1 * (i - 6) for i in range(13)]
+            places = [(500 + 300 * math.sin(a), 500 + 300 * (1 - math.cos(a))) for a in turns]
+        laid = [card_at(c, x + rng.normal(0, 3), y + rng.normal(0, 6), 0.0)
+                for c, (x, y) in zip(cards, places, strict=True)]
+        assert _fanned_rows(laid, 0.0) is None, seed

@@ -54,6 +54,18 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
     return _layout_cards(cards, problems, min_confidence, unread)
 
 
+def with_players(layout: TableLayout, players: int | None) -> TableLayout:
+    """``layout`` with a blocking ``player_count`` problem when it shows another number of hands than ``players``
+    (when the caller knows how many play)."""
+    if players is None or len(layout.seats) == players:
+        return layout
+    found = len(layout.seats)
+    hint = "a hand may not have been found (glare, outside the photo)" if found < players else (
+        "cards apart from the hands may have been taken for a hand")
+    problem = Problem(kind="player_count", message=f"found {found} players' cards; {players} play: {hint}")
+    return replace(layout, problems=(*layout.problems, problem))
+
+
 def layout_keeping_both_reads(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
                               unread: Sequence[Box] = (), widened: tuple[float, float] = (1.0, 1.0)
                               ) -> TableLayout | None:
@@ -131,13 +143,18 @@ def _one_read_spare(label: str, group: list[CardDetection], up: float, read_up: 
                     min_confidence: float) -> CardDetection | None:
     """The one read of a seat of 14 without which its cards lie in clear 3 + 5 + 5 rows, when leaving out any other
     does not lay them so, or else the one read below ``min_confidence`` among those that do (a pip or a picture read
-    as a card among the hand's); else None."""
-    laid = []
-    for c in group:
-        problems: list[Problem] = []
-        seat = seat_layout(label, [o for o in group if o is not c], up, problems, read_up)
-        if seat.rows is not None and not problems:
-            laid.append(c)
+    as a card among the hand's); else None. Rows laid as fans count only where no read leaves straight rows (a
+    bend can lay 13 of 14 cards in rows more than one way)."""
+    def spares(fans: bool) -> list[CardDetection]:
+        out = []
+        for c in group:
+            problems: list[Problem] = []
+            seat = seat_layout(label, [o for o in group if o is not c], up, problems, read_up, fans=fans)
+            if seat.rows is not None and not problems:
+                out.append(c)
+        return out
+
+    laid = spares(fans=False) or spares(fans=True)
     weak = [c for c in laid if c.confidence < min_confidence]
     return laid[0] if len(laid) == 1 else weak[0] if len(weak) == 1 else None
 

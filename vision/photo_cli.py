@@ -22,6 +22,9 @@ def register(sub: Any) -> None:
     photo.add_argument("--rules", default="classic",
                        help=f"preset ({', '.join(PRESET_NAMES)}) or path to a rules TOML (default: classic)")
     photo.add_argument("--banker", help="the banker's seat (bottom, right, top, left) in banker-mode rules")
+    photo.add_argument("--players", type=int, choices=(2, 3, 4),
+                       help="how many play: a photo showing another number of hands is not scored (a hand washed "
+                            "out by glare or outside the photo is not found at all)")
     photo.add_argument("--force", action="store_true", help="score the complete seats despite the problems")
     photo.add_argument("--min-confidence", type=fraction, default=MIN_CONFIDENCE,
                        help=f"cards read less surely than this are problems (default {MIN_CONFIDENCE})")
@@ -57,7 +60,8 @@ def cmd_photo(args: argparse.Namespace) -> int:
     from vision.pipeline import read_photo
 
     rules = load_ruleset(args.rules)
-    reading = read_photo(args.image, rules, banker=args.banker, force=args.force, min_confidence=args.min_confidence)
+    reading = read_photo(args.image, rules, banker=args.banker, force=args.force, min_confidence=args.min_confidence,
+                         players=args.players)
     data = reading.to_json()
     if data["round"] is not None:  # exactly the JSON of referee score: with the Chinese names beside the keys
         from referee.words import settlement_with_chinese

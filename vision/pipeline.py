@@ -21,7 +21,7 @@ from referee.ruleset import Ruleset
 from referee.settle import Settlement, settle
 from referee.specials import Rows
 from vision.image_io import read_image
-from vision.layout import layout_table
+from vision.layout import layout_table, with_players
 from vision.resolve import Laid, Producer, Resolved, resolve
 from vision.score import Scorer
 from vision.twice import read_twice
@@ -73,8 +73,11 @@ def read_photo(
     force: bool = False,
     min_confidence: float = MIN_CONFIDENCE,
     detector: Detector | None = None,
+    players: int | None = None,
 ) -> PhotoReading:
-    """Score the table in one photo (bytes, a path, or an already decoded BGR image)."""
+    """Score the table in one photo (bytes, a path, or an already decoded BGR image). ``players``: how many play, when
+    the caller knows; a photo showing another number of hands is not scored (a hand washed out by glare, or left out
+    of the photo, is not found at all: the others alone would be scored as a smaller round)."""
     timing: dict[str, float] = {}
     start = time.perf_counter()
     image = source if isinstance(source, np.ndarray) else read_image(source)
@@ -87,7 +90,7 @@ def read_photo(
     detections = detector(image)
     timing["detect"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
-    laid = layout_table(detections.cards, min_confidence, detections.unread, detections.widened)
+    laid = with_players(layout_table(detections.cards, min_confidence, detections.unread, detections.widened), players)
     scorer = Scorer(rules, banker)
     resolved = resolve(Laid.of(laid, detections, scorer, min_confidence), PRODUCERS)
     layout, round_, settlement = _scored(resolved, scorer, force)

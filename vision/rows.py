@@ -96,8 +96,10 @@ def _fanned_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDe
     distance across the rows is lifted by ``bend`` * (its distance along them from the seat's middle)² / (2 * a card's
     height), for ``bend`` 0.1 to ``THRESHOLDS.row_bends`` / 10 and row directions within
     ``THRESHOLDS.row_tilt_search_deg`` of the cards' own, and the clearest such 3 + 5 + 5 split is kept when its bands
-    are ``THRESHOLDS.row_bend_separation`` clear (a straight row has no bend to find; 13 cards in one line or arc
-    do not split so clearly)."""
+    are ``THRESHOLDS.row_separation`` clear, none has a hole (two neighbours more than ``THRESHOLDS.row_bend_hole``
+    times the median spacing apart) and the three lie side by side (``_side_by_side``): 13 cards laid in one line or
+    arc as a special hand split clearly only into parts of it one after another, or into its two ends (a hole wide)
+    and its middle."""
     heights = [math.dist(c.outline[0], c.outline[3]) for c in cards if c.outline is not None]
     if len(cards) != HAND_SIZE or not heights:
         return None
@@ -127,26 +129,36 @@ def _fanned_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDe
     # the cards' own direction and the least bend win ties, as in split_rows
     penalty = (0.002 * np.abs(np.degrees(offsets))[None] + 0.01 * bends[:, None]).ravel()
     best = int(np.argmax(separation - penalty))
-    if separation[best] < THRESHOLDS.row_bend_separation:
+    if separation[best] < THRESHOLDS.row_separation:
         return None
     k = best % len(offsets)
     first, second = int(cuts[best, 0]) + 1, int(cuts[best, 1]) + 1
-    bands = [order[best, :first], order[best, first:second], order[best, second:]]
-    return tuple([cards[i] for i in sorted(band.tolist(), key=lambda i: along[k, i])] for band in bands)
-
-
-def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
-    """Three rows ordered farthest to nearest in the player's frame, or None if the cards do not form three clearly
-    separate rows.
-
-    The rows' direction starts from the cards' own (top edges, or across their facing) and is searched within
-    ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5. The cards'
-    own direction is known only to a quarter turn (an index's box is upright in the photo), so in a photo turned about
-    45 deg the rows run further off: out to ±THRESHOLDS.row_turn_search_deg, a direction counts only where its bands
-    are clearer than any within the first search (else a 3 + 5 + 5 met by chance across the rows would win). A hand
-    of 13 with no clear straight 3 + 5 + 5 may be laid in fanned rows (``_fanned_rows``)."""
-    if len(cards) < 3:
+    if first != ROW_SIZES[0]:
+        return None  # rows bent toward the player lift the ends of each row into the next one farther: the head is
+        #              left the 3 middle cards of the nearest row
+    bands = [sorted(band.tolist(), key=lambda i: along[k, i])
+             for band in (order[best, :first], order[best, first:second], order[best, second:])]
+    spacings = [float(along[k, b]) - float(along[k, a]) for band in bands for a, b in itertools.pairwise(band)]
+    if max(spacings) > THRESHOLDS.row_bend_hole * float(np.median(spacings)):
+        return None  # a band with a hole: not a row but the ends of a line or an arc of cards, lifted by the bend
+    spans = [(float(along[k, band[0]]), float(along[k, band[-1]])) for band in bands]
+    if any(not _side_by_side(spans[i], spans[j]) for i, j in itertools.combinations(range(3), 2)):
+        return None  # bands one after another along the rows: parts of one line or arc of cards, not rows
+    if _straight_rows_disagree(cards, up_deg, bands):
         return None
+    return tuple([cards[i] for i in band] for band in bands)
+
+
+def _side_by_side(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether two rows' extents along the rows (first and last card) overlap by at least half the shorter one: rows
+    of one hand lie one above the other."""
+    shared = min(a[1], b[1]) - max(a[0], b[0])
+    return shared >= 0.5 * min(a[1] - a[0], b[1] - b[0])
+
+
+def _straight_split(cards: list[CardDetection], up_deg: float) -> tuple[bool, float, list[list[int]]] | None:
+    """The clearest split of ``cards`` into three straight bands (see ``split_rows``): whether it is 3 + 5 + 5, its
+    separation (less a little for each degree off the cards' own direction), the bands (indices, far to near)."""
     rx, ry = _row_direction(cards, up_deg)
     choices = [_anchor_choices(c) for c in cards]
     open_at = [i for i, ch in enumerate(choices) if len(ch) > 1][:THRESHOLDS.max_open_anchors]
@@ -170,13 +182,50 @@ def split_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDete
             key = (sizes_ok, separation - 0.002 * abs(offset))
             if best is None or key > (best[0], best[1]):
                 best = (sizes_ok, key[1], bands)
-    if best is None or not best[0] or best[1] < THRESHOLDS.row_separation:
+    return best
+
+
+def split_rows(cards: list[CardDetection], up_deg: float, fans: bool = True) -> tuple[list[CardDetection], ...] | None:
+    """Three rows ordered farthest to nearest in the player's frame, or None if the cards do not form three clearly
+    separate rows.
+
+    The rows' direction starts from the cards' own (top edges, or across their facing) and is searched within
+    ±THRESHOLDS.row_tilt_search_deg for the clearest three bands, preferring splits that give 3 + 5 + 5. The cards'
+    own direction is known only to a quarter turn (an index's box is upright in the photo), so in a photo turned about
+    45 deg the rows run further off: out to ±THRESHOLDS.row_turn_search_deg, a direction counts only where its bands
+    are clearer than any within the first search (else a 3 + 5 + 5 met by chance across the rows would win). A hand
+    of 13 with no clear straight 3 + 5 + 5 may be laid in fanned rows (``_fanned_rows``; ``fans``: looked for)."""
+    if len(cards) < 3:
+        return None
+    best = _straight_split(cards, up_deg)
+    if fans and (best is None or not best[0] or best[1] < THRESHOLDS.row_separation):
         fanned = _fanned_rows(cards, up_deg)
         if fanned is not None:
             return fanned
     if best is None or best[1] < THRESHOLDS.row_separation:
         return None
     return tuple([cards[i] for i in band] for band in best[2])
+
+
+def _straight_rows_disagree(cards: list[CardDetection], up_deg: float, bands: list[list[int]]) -> bool:
+    """Whether fanned ``bands`` (indices into ``cards``, far to near) disagree with straight rows: with any one card
+    left out, the other 12 may lie in clear straight rows that it completes one way only (rows_fills); the fan must
+    then give each of them the same row, and the one left out the row it completes. Straight rows with one card moved
+    toward or away from its player show so, and the bend of a fan can lift another card of its row into the next."""
+    row_of = {i: r for r, band in enumerate(bands) for i in band}
+    for left_out in range(len(cards)):
+        rest = [i for i in range(len(cards)) if i != left_out]
+        split = _straight_split([cards[i] for i in rest], up_deg)
+        if split is None or split[1] < THRESHOLDS.row_separation:
+            continue
+        straight = [[rest[j] for j in band] for band in split[2]]
+        fills = rows_fills(tuple([cards[i] for i in band] for band in straight), 1)
+        if len(fills) != 1:
+            continue
+        lacking = fills[0][1].index(1)
+        if any(row_of[i] != r for r, band in enumerate(straight) for i in band) or row_of[left_out] != lacking:
+            return True
+    return False
 
 
 def _assign_rows(rows: tuple[list[CardDetection], ...]) -> tuple[list[CardDetection], ...] | None:
@@ -343,10 +392,11 @@ def turned_unclear(read_up: dict[Box, float | None], group: list[CardDetection],
 
 
 def seat_layout(seat: str, group: list[CardDetection], up: float, problems: list[Problem],
-                 read_up: dict[Box, float | None]) -> SeatLayout:
-    """``read_up``: each index's facing as read (before the layout turned any card), by index box."""
+                 read_up: dict[Box, float | None], fans: bool = True) -> SeatLayout:
+    """``read_up``: each index's facing as read (before the layout turned any card), by index box. ``fans``: rows laid
+    as fans are looked for (``split_rows``)."""
     group = [quarter_turned_to(facing_seat(c, up), up) for c in group]
-    bands = split_rows(group, up)
+    bands = split_rows(group, up, fans)
     short = short_rows(bands, group, up, read_up)
     if len(group) != HAND_SIZE:
         lacking = "" if short is None else " (" + ", ".join(

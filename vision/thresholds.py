@@ -35,10 +35,12 @@ class Thresholds:
     max_open_anchors: int = 4       # cards per seat anchored either way (2 ** 4 splits at most)
     row_bends: int = 15             # a hand of 13 that shows no straight 3 + 5 + 5 rows is searched for rows laid as
     #                                 fans (each card turned a little further along its row: the rows are arcs), bent
-    #                                 0.1-1.5 card heights over their half-length squared per card height, in 0.1 steps
-    row_bend_separation: float = 2.2  # and taken where their bands are this clear (fanned rows of 360 synthetic fan
-    #                                 tables' ground truth: 1.75-9.5, most above 2.5; 13 cards laid in one line, two
-    #                                 lines or one arc as a special hand at most 2.11)
+    #                                 0.1-1.5 in 0.1 steps (vision.rows._fanned_rows), as clear as row_separation, the
+    #                                 three rows side by side and none with a hole (row_bend_hole): of the ground
+    #                                 truth's fanned seats, clear 1.75-12.5 with holes 1.01-1.32; special hands laid in
+    #                                 a line, two lines or an arc split 1.5 clear or more only with holes of 3.4-10.9
+    row_bend_hole: float = 1.5      # two neighbours in a fanned row at most this many median spacings apart (3,000
+    #                                 lines, arcs and two lines of 13 jittered cards: 0 taken for fanned rows; 1.8: 2)
     same_place: float = 0.25        # two cards of a row closer along it than this share of the seat's median spacing
     #                                 lie at one place: seats laid out rightly on the 520 (readings and ground truth)
     #                                 keep 0.39 and more, two short seats filled wrongly had 0.02, 0.07
