@@ -63,7 +63,8 @@ def card_to_json(c: CardDetection) -> dict[str, Any]:
             "index_boxes": [[float(v) for v in b] for b in c.index_boxes],
             "outline": None if c.outline is None else [[float(x), float(y)] for x, y in c.outline],
             "up": None if c.up is None else float(c.up), "up_either_way": c.up_either_way,
-            "alternatives": [[str(a), float(p)] for a, p in c.alternatives]}
+            "alternatives": [[str(a), float(p)] for a, p in c.alternatives],
+            "turn": None if c.turn is None else float(c.turn)}
 
 
 def _box(v: list[float]) -> tuple[float, float, float, float]:
@@ -77,7 +78,8 @@ def card_from_json(d: dict[str, Any]) -> CardDetection:
                          outline=None if o is None else ((o[0][0], o[0][1]), (o[1][0], o[1][1]), (o[2][0], o[2][1]),
                                                          (o[3][0], o[3][1])),
                          up=d["up"], up_either_way=d["up_either_way"],
-                         alternatives=tuple((Card.parse(a), p) for a, p in d["alternatives"]))
+                         alternatives=tuple((Card.parse(a), p) for a, p in d["alternatives"]),
+                         turn=d.get("turn"))  # readings cached before session 40 have none
 
 
 def detections_to_json(d: Detections) -> dict[str, Any]:

@@ -99,3 +99,12 @@ def test_cached_readings_say_which_models_made_them(tmp_path: Path) -> None:
     assert check_readings.stale_caches([table_set], shipped) == []
     (shipped / "reader_calibration.json").write_text(json.dumps({"temperature": 1.3, "fitted": 1.3}))
     assert check_readings.stale_caches([table_set], shipped) != []
+
+
+def test_cached_readings_keep_each_cards_turn_and_read_older_caches_without_it() -> None:
+    card = CardDetection(card=parse_cards("7d")[0], confidence=0.9, box=(0, 0, 10, 20), index_boxes=((0, 0, 10, 20),),
+                         up=0.0, turn=-6.5)
+    data = check_readings.card_to_json(card)
+    assert check_readings.card_from_json(json.loads(json.dumps(data))).turn == -6.5
+    del data["turn"]  # readings cached before the turn was kept
+    assert check_readings.card_from_json(data).turn is None

@@ -246,3 +246,12 @@ def test_identities_read_twice_beside_themselves_twice_are_not_a_four_index_deck
     hits = _strip(300.0, "Ac", 0.7, 0.8) + _strip(500.0, "Kd", 0.75, 0.75)
     cards = join_indices(hits, NAMES)
     assert sorted(str(c.card) for c in cards) == ["Ac", "Ac", "Kd", "Kd"]
+
+
+def test_a_card_keeps_the_turn_measured_around_its_index() -> None:
+    # the layout tells rows laid as fans by the cards' own turns (vision.rows); a turn not told stays unknown
+    turned = IndexHit(box=TL, det_score=0.9, card="Ac", cls_prob=0.99, glyph_up=0.0, probs=probs(Ac=0.99), turn=7.5)
+    plain = IndexHit(box=(300.0, 100.0, 320.0, 140.0), det_score=0.9, card="Kd", cls_prob=0.99, glyph_up=0.0,
+                     probs=probs(Kd=0.99))
+    cards = {str(c.card): c for c in join_indices([turned, plain], NAMES)}
+    assert cards["Ac"].turn == 7.5 and cards["Kd"].turn is None

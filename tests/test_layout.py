@@ -843,6 +843,36 @@ def test_a_real_seat_laid_in_fanned_rows_is_read_as_its_rows(monkeypatch: pytest
 
 
 
+
+# the bottom seat of the test-family fan table s89_000020 (`datasets.synth --fan 1 --seed 89 --split test`), ground
+# truth: each card's top-left corner, its height and its turn (degrees, as vision.turn measures it). With the Td
+# or the 7h left out, the other 12 lie in clear straight rows that put the Td in the tail: as a straight hand with a
+# card pushed out of its row would. The cards' turns, growing card by card along each row, say it is a fan.
+TURNED_FAN = {"9c": (509, 380, 182, -12.1), "7c": (682, 345, 179, -1.9), "2d": (834, 331, 176, -3.3),
+              "Ah": (333, 500, 202, -12.1), "Kh": (509, 448, 197, -7.2), "Js": (683, 419, 194, -4.5),
+              "Th": (844, 403, 190, -3.1), "Td": (1018, 404, 188, 4.5), "Jc": (329, 592, 220, -13.9),
+              "Ts": (522, 522, 215, -4.8), "9s": (694, 491, 209, -4.2), "8c": (871, 474, 205, 0.1),
+              "7h": (1041, 479, 203, 3.1)}
+
+
+@pytest.mark.parametrize("turns", ["measured", "none", "all alike"])
+def test_fanned_rows_the_straight_rows_disagree_with_are_taken_only_when_the_cards_turn_as_a_fan(turns: str) -> None:
+    from vision.rows import seat_layout
+
+    def card(name: str, ax: float, ay: float, h: float, turn: float) -> CardDetection:
+        w = 0.7 * h
+        outline = ((ax, ay), (ax + w, ay), (ax + w, ay + h), (ax, ay + h))
+        told = {"measured": turn, "none": None, "all alike": -4.0}[turns]
+        return CardDetection(card=Card.parse(name), confidence=0.99, box=(ax, ay, ax + w, ay + h), outline=outline,
+                             up=0.0, turn=told)
+
+    seat = seat_layout("bottom", [card(name, *at) for name, at in TURNED_FAN.items()], 0.0, [], {})
+    if turns == "measured":
+        assert seat.rows is not None and " | ".join(rows_of(seat)) == "9c 7c 2d | Ah Kh Js Th Td | Jc Ts 9s 8c 7h"
+    else:
+        assert seat.rows is None
+
+
 @pytest.mark.parametrize("shape", ["line", "two lines", "arc"])
 def test_thirteen_cards_laid_in_one_line_or_arc_are_not_taken_for_fanned_rows(shape: str) -> None:
     # a special hand shown in a free shape, each card a little off its place: searched along arcs, a few of these

@@ -94,6 +94,15 @@ def test_a_hand_not_found_at_all_stops_the_round_when_the_players_are_known() ->
     assert read_photo(photo, load_ruleset("classic"), detector=detector(), players=2).settlement is not None
 
 
+def test_the_cards_of_a_photo_carry_their_measured_turn() -> None:
+    # the layout tells fanned rows by the cards' own turns, measured around each index (vision.turn): where the
+    # neighbourhoods of a fanned hand disagree a turn is not told
+    reading = read_photo(FIXTURES / "hand_washed_out.jpg", load_ruleset("classic"), detector=detector(), players=3)
+    turns = [c.turn for c in reading.detections.cards]
+    told = [t for t in turns if t is not None]
+    assert len(told) >= 0.5 * len(turns) and all(-45.0 <= t <= 45.0 for t in told)  # 17 of 26 here
+
+
 def test_cli_photo_players(tmp_path: Path) -> None:
     photo = FIXTURES / "hand_washed_out.jpg"
     done = subprocess.run([sys.executable, "-m", "referee", "photo", str(photo), "--players", "3", "--json"],

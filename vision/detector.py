@@ -270,17 +270,28 @@ class CardDetector:
         return np.concatenate(out_b).astype(np.float32), np.concatenate(out_s).astype(np.float32)
 
     # ------------------------------------------------------------------ stage 2
-    def read_boxes(self, image: npt.NDArray[np.uint8], boxes: F32, other: Stretch | None = None) -> F32:
+    def read_boxes(self, image: npt.NDArray[np.uint8], boxes: F32, other: Stretch | None = None,
+                   turns: npt.NDArray[np.float64] | None = None) -> F32:
         """The readers' probabilities (n, 4 quarter turns, classes) of the index in each box, calibrated:
         the mean over the test-time crops (``_read_turns``), the second reader's opinion where the first is
         unsure, the other camera frame's where both are (``other``: ``Stretch.other_frame`` of a photo read
-        widened back, ``_in_other_frame``), then the temperature (``reader_temperature``)."""
-        probs = self._read_pair(image, boxes)
+        widened back, ``_in_other_frame``), then the temperature (``reader_temperature``). ``turns``: the cards' turns
+        around the boxes (``card_turns``), when measured already."""
+        probs = self._read_pair(image, boxes, turns=turns)
         if other is not None:
             probs = self._in_other_frame(image, boxes, probs, other)
         return tempered(probs, self.temperature)
 
-    def _read_pair(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch | None = None) -> F32:
+    def card_turns(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch | None = None
+                   ) -> npt.NDArray[np.float64]:
+        """How far the card around each box lies turned (``vision.turn.card_turn``; 0: not told), in ``image`` widened
+        by ``stretch``."""
+        s = (1.0, 1.0) if stretch is None else (stretch.sx, stretch.sy)
+        return np.array([card_turn(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), s) for b in boxes],
+                        np.float64)
+
+    def _read_pair(self, image: npt.NDArray[np.uint8], boxes: F32, stretch: Stretch | None = None,
+                   turns: npt.NDArray[np.float64] | None = None) -> F32:
         """The readers' probabilities (n, 4 turns, classes) before the temperature: the first reader's over the
         test-time crops, the two readers' mean where the first is unsure; the crops cut from ``image`` widened
         by ``stretch`` (without resampling the whole image). An index whose card lies turned (``card_turn``)
@@ -289,7 +300,10 @@ class CardDetector:
         whichever quarter turn it reads."""
         s = (1.0, 1.0) if stretch is None else (stretch.sx, stretch.sy)
         listed = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
-        turns = np.array([card_turn(image, b, s) for b in listed] if self.turned else np.zeros(len(listed)))
+        if not self.turned:
+            turns = np.zeros(len(listed))
+        elif turns is None:
+            turns = self.card_turns(image, boxes, stretch)
         only = np.abs(turns) >= self.turn_only_from
         asked = np.flatnonzero(np.abs(turns) >= min(self.turn_mean_from, self.turn_only_from))
         plain = np.flatnonzero(~only)   # past the trained turns, the upright crops' reading is not used at all
@@ -377,9 +391,10 @@ class CardDetector:
                  other: Stretch | None = None) -> list[IndexHit]:
         if len(boxes) == 0:
             return []
-        probs = self.read_boxes(image, boxes, other)
+        turns = self.card_turns(image, boxes)
+        probs = self.read_boxes(image, boxes, other, turns)
         hits: list[IndexHit] = []
-        for b, s, p in zip(boxes, scores, probs, strict=True):
+        for b, s, p, t in zip(boxes, scores, probs, turns, strict=True):
             cards = p.copy()
             if self.bg >= 0:
                 cards[:, self.bg] = -1
@@ -389,7 +404,8 @@ class CardDetector:
                 continue
             box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
             hits.append(IndexHit(box=box, det_score=float(s), card=self.names[c], cls_prob=prob,
-                                 glyph_up=float(90 * k % 360), probs=np.maximum(cards[k], 0.0)))
+                                 glyph_up=float(90 * k % 360), probs=np.maximum(cards[k], 0.0),
+                                 turn=float(t) if t != 0.0 else None))
         return hits
 
     def _run(self, session: Any, x: F32) -> F32:

@@ -91,6 +91,7 @@ class IndexHit:
     cls_prob: float
     glyph_up: float
     probs: F32 | None = field(default=None, compare=False, repr=False)
+    turn: float | None = field(default=None, compare=False)  # the card's turn around it (vision.turn), None: not told
 
     @property
     def score(self) -> float:
@@ -384,10 +385,12 @@ def to_detection(read: CardRead, names: list[str], read_as: F32 | None = None) -
         outline = tuple(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(outline, o2[2:] + o2[:2], strict=True))
     ib = tuple(m.box for m in read.members)
     box = (min(b[0] for b in ib), min(b[1] for b in ib), max(b[2] for b in ib), max(b[3] for b in ib))
+    turns = [m.turn for m in read.members if m.turn is not None]
     return CardDetection(card=Card.parse(read.card), confidence=read.confidence(names), box=box, index_boxes=ib,
                          outline=(outline[0], outline[1], outline[2], outline[3]), up=first.glyph_up,
                          up_either_way=either,
-                         alternatives=_alternatives(read.probs if read_as is None else read_as, names))
+                         alternatives=_alternatives(read.probs if read_as is None else read_as, names),
+                         turn=turns[0] if turns else None)
 
 
 def _given_the_deck(read: CardRead, taken: set[str], names: list[str]) -> F64 | None:

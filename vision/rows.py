@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from referee.cards import HAND_SIZE, ROW_NAMES
 from referee.cards import ROW_SIZES as SIZE_OF_ROW
@@ -144,9 +145,31 @@ def _fanned_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDe
     spans = [(float(along[k, band[0]]), float(along[k, band[-1]])) for band in bands]
     if any(not _side_by_side(spans[i], spans[j]) for i, j in itertools.combinations(range(3), 2)):
         return None  # bands one after another along the rows: parts of one line or arc of cards, not rows
-    if _straight_rows_disagree(cards, up_deg, bands):
+    if not _turned_as_a_fan(cards, bands, along[k]) and _straight_rows_disagree(cards, up_deg, bands):
         return None
     return tuple([cards[i] for i in band] for band in bands)
+
+
+def _turned_as_a_fan(cards: list[CardDetection], bands: list[list[int]], along: npt.NDArray[np.float64]) -> bool:
+    """Whether the cards' own turns (``CardDetection.turn``, measured around their indices) show rows laid as fans:
+    along each 5-card row (``along``: each card's place along the rows, to the player's right) the cards turn further
+    clockwise card by card, at least ``THRESHOLDS.fan_turn_span`` degrees from end to end, in order (correlation
+    ``THRESHOLDS.fan_turn_order``), with a turn told for all but one of its cards. Straight rows with one card pushed
+    out of its row keep their cards' turns; a fan's are its own."""
+    for band in bands:
+        if len(band) != max(ROW_SIZES):
+            continue
+        told = [(float(along[i]), cards[i].turn) for i in band if cards[i].turn is not None]
+        if len(told) < len(band) - 1:
+            return False
+        places = np.array([a for a, _ in told])
+        middle = float(np.median([t for _, t in told]))
+        turns = np.array([middle + (t - middle + 45.0) % 90.0 - 45.0 for _, t in told])  # unfolded about the middle
+        if turns.max() - turns.min() < THRESHOLDS.fan_turn_span or places.std() == 0 or turns.std() == 0:
+            return False
+        if float(np.corrcoef(places, turns)[0, 1]) < THRESHOLDS.fan_turn_order:
+            return False
+    return True
 
 
 def _side_by_side(a: tuple[float, float], b: tuple[float, float]) -> bool:

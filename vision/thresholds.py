@@ -41,6 +41,9 @@ class Thresholds:
     #                                 a line, two lines or an arc split 1.5 clear or more only with holes of 3.4-10.9
     row_bend_hole: float = 1.5      # two neighbours in a fanned row at most this many median spacings apart (3,000
     #                                 lines, arcs and two lines of 13 jittered cards: 0 taken for fanned rows; 1.8: 2)
+    fan_turn_span: float = 8.0      # a fanned 5-card row's cards turn at least this much (degrees) from end to end
+    fan_turn_order: float = 0.8     # and in order along it (correlation of turn and place): then the fan is taken
+    #                                 without the straight rows' word (vision.rows._turned_as_a_fan)
     same_place: float = 0.25        # two cards of a row closer along it than this share of the seat's median spacing
     #                                 lie at one place: seats laid out rightly on the 520 (readings and ground truth)
     #                                 keep 0.39 and more, two short seats filled wrongly had 0.02, 0.07

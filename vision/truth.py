@@ -29,6 +29,8 @@ def detections_from_truth(truth: dict[str, Any]) -> list[CardDetection]:
         outline = (tuple(corners[0]), tuple(corners[1]), tuple(corners[2]), tuple(corners[3]))
         box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
         # both corner indices show: they face opposite ways, as the detector reads them (vision.join)
+        up = up_from_outline(outline)
         found.append(CardDetection(card=Card.parse(entry["card"]), confidence=1.0, box=box, index_boxes=tuple(boxes),
-                                   outline=outline, up=up_from_outline(outline), up_either_way=len(boxes) == 2))
+                                   outline=outline, up=up, up_either_way=len(boxes) == 2,
+                                   turn=(up + 45.0) % 90.0 - 45.0))  # as vision.turn measures it
     return found

@@ -50,7 +50,9 @@ class CardDetection:
     probabilities as read, before the other cards were weighed in (the likeliest identities, most probable first; empty
     when unknown), for judging whether an unsure card's identity matters (``vision.unsure``). Not part of the JSON.
     ``unseen``: not a card the photo shows but the place of one missing from a row, its identity one that settles the
-    round alike whatever the card is (``vision.unseen``); its box is its row's.
+    round alike whatever the card is (``vision.unseen``); its box is its row's. ``turn``: how far the card lies turned
+    from the photo's axes (degrees, -45..45, as ``vision.turn.card_turn`` measures it around its index), None where
+    not told; the layout tells rows laid as fans by it (``vision.rows``). Not part of the JSON.
     """
 
     card: Card
@@ -62,6 +64,7 @@ class CardDetection:
     up_either_way: bool = False
     alternatives: tuple[tuple[Card, float], ...] = field(default=(), compare=False, repr=False)
     unseen: bool = False
+    turn: float | None = field(default=None, compare=False, repr=False)
 
     @property
     def center(self) -> Point:
