@@ -159,7 +159,7 @@ def _turned_as_a_fan(cards: list[CardDetection], bands: list[list[int]], along: 
     for band in bands:
         if len(band) != max(ROW_SIZES):
             continue
-        told = [(float(along[i]), cards[i].turn) for i in band if cards[i].turn is not None]
+        told = [(float(along[i]), t) for i in band if (t := cards[i].turn) is not None]
         if len(told) < len(band) - 1:
             return False
         places = np.array([a for a, _ in told])
