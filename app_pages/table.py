@@ -66,7 +66,21 @@ def seats_from_reading(reading: Mapping[str, Any], names: Mapping[str, str | Non
             seats.append(seat_entry(seat, name, *(" ".join(raw.get(r) or []) for r in ROW_NAMES)))
     if note := _unread_note(reading.get("seats", []), seats):
         notes.append(note)
+    if note := _missing_hand_note(names, len(seats)):
+        notes.append(note)
     return seats, notes
+
+
+def _missing_hand_note(names: Mapping[str, str | None], hands: int) -> str:
+    """When more people sit at the table than the photo shows hands: a hand washed out by glare, or outside the
+    photo, leaves no card to find (``vision.pipeline.read_photo(players=...)``), and the others alone would be
+    scored as a smaller round."""
+    seated = [n.strip() for n in names.values() if n and n.strip()]
+    if hands >= len(seated):
+        return ""
+    return (f"{len(seated)} sit at this table ({', '.join(seated)}) but the photo shows {hands} "
+            f"hand{'s' if hands != 1 else ''}: a hand washed out by glare or outside the photo is not found at all. "
+            "Type its rows in, or mark who sits out this round")
 
 
 def _unread_note(raw_seats: Sequence[Mapping[str, Any]], seats: list[Seat]) -> str:

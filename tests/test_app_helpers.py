@@ -92,6 +92,19 @@ def test_no_unread_note_when_every_hand_is_complete() -> None:
         "in good light, with every corner sharp (a soft photo is the usual cause)"]
 
 
+def test_a_hand_the_photo_does_not_show_is_asked_about() -> None:
+    # three sit at the table, the photo shows two hands: one may be washed out by glare (not one card of it found)
+    rows = {"shape": "rows", "head": ["Qs", "Qh", "Qd"], "middle": ["9h", "9d", "9c", "9s", "Kd"],
+            "tail": ["2s", "3s", "4s", "5s", "6s"]}
+    reading = {"seats": [dict(rows, seat=s) for s in ("left", "right")]}
+    _, notes = seats_from_reading(reading, {"left": "Ann", "right": "Bob", "top": "Cy"}, load_ruleset("classic"))
+    assert notes == ["3 sit at this table (Ann, Bob, Cy) but the photo shows 2 hands: a hand washed out by glare or "
+                     "outside the photo is not found at all. Type its rows in, or mark who sits out this round"]
+    # nobody at the top this round (marked away), or only two seated: nothing to ask
+    assert seats_from_reading(reading, {"left": "Ann", "right": "Bob", "top": None}, load_ruleset("classic"))[1] == []
+    assert seats_from_reading(reading, {"left": "Ann", "right": "Bob"}, load_ruleset("classic"))[1] == []
+
+
 @pytest.mark.parametrize(
     ("key", "zh", "en"),
     [("", "", ""), ("head", "头道", "head"), ("six_pairs", "六对半", "six pairs"),
