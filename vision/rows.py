@@ -21,6 +21,7 @@ from vision.tiles import outline_from_index
 
 from .seats import faces, turned, up_vector
 from .thresholds import THRESHOLDS
+from .turn import fold_turn
 from .types import Box, CardDetection, LaidRows, Problem, SeatLayout, box_centre
 
 ROW_SIZES = tuple(SIZE_OF_ROW[name] for name in ROW_NAMES)  # 3, 5, 5: head, middle, tail
@@ -164,7 +165,7 @@ def _turned_as_a_fan(cards: list[CardDetection], bands: list[list[int]], along: 
             return False
         places = np.array([a for a, _ in told])
         middle = float(np.median([t for _, t in told]))
-        turns = np.array([middle + (t - middle + 45.0) % 90.0 - 45.0 for _, t in told])  # unfolded about the middle
+        turns = np.array([middle + fold_turn(t - middle) for _, t in told])  # unfolded about the middle
         if turns.max() - turns.min() < THRESHOLDS.fan_turn_span or places.std() == 0 or turns.std() == 0:
             return False
         if float(np.corrcoef(places, turns)[0, 1]) < THRESHOLDS.fan_turn_order:

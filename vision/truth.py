@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from referee.cards import Card
+from vision.turn import fold_turn
 from vision.types import Box, CardDetection, Point
 
 
@@ -32,5 +33,5 @@ def detections_from_truth(truth: dict[str, Any]) -> list[CardDetection]:
         up = up_from_outline(outline)
         found.append(CardDetection(card=Card.parse(entry["card"]), confidence=1.0, box=box, index_boxes=tuple(boxes),
                                    outline=outline, up=up, up_either_way=len(boxes) == 2,
-                                   turn=(up + 45.0) % 90.0 - 45.0))  # as vision.turn measures it
+                                   turn=fold_turn(up)))  # as vision.turn measures it
     return found

@@ -28,7 +28,8 @@ WINDOW_PX = 96             # the largest neighbourhood shrunk to at most this ma
 #                            resolution, 15 x sooner)
 
 
-def _fold(degrees: float) -> float:
+def fold_turn(degrees: float) -> float:
+    """``degrees`` as a turn within a quarter turn either way (-45..45): a card looks alike a quarter turn round."""
     return (degrees + 45.0) % 90.0 - 45.0
 
 
@@ -64,6 +65,6 @@ def card_turn(image: npt.NDArray[np.uint8], box: Box, stretch: tuple[float, floa
         if abs(z) < 1e-6:
             return 0.0
         turns.append(float(np.degrees(np.angle(z)) / 4))
-    if any(abs(_fold(t - turns[0])) >= AGREE for t in turns[1:]):
+    if any(abs(fold_turn(t - turns[0])) >= AGREE for t in turns[1:]):
         return 0.0
     return turns[0]
