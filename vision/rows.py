@@ -11,6 +11,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -77,19 +78,32 @@ def _row_direction(cards: Sequence[CardDetection], up_deg: float) -> tuple[float
     return vx / norm, vy / norm
 
 
+def _cut_in_three(far: npt.NDArray[np.float64], kind: Literal["quicksort", "stable"] = "quicksort"
+                  ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """Each row of ``far`` (the anchors' distances across the rows, the far side larger) cut into three bands at its
+    two widest gaps: the anchors' order (farthest first), the two cuts (sorted: a band ends after each), and the
+    separation, the narrower cut over the widest gap left inside a band (inf when none is left). ``kind``: the sort."""
+    order = np.argsort(-far, axis=1, kind=kind)
+    gaps = -np.diff(np.take_along_axis(far, order, axis=1), axis=1)
+    cuts = np.sort(np.argsort(-gaps, axis=1, kind=kind)[:, :2], axis=1)
+    if gaps.shape[1] <= 2:
+        return order, cuts, np.full(len(far), math.inf)
+    inside = gaps.copy()
+    np.put_along_axis(inside, cuts, -np.inf, axis=1)
+    separation = np.take_along_axis(gaps, cuts, axis=1).min(axis=1) / np.maximum(inside.max(axis=1), 1e-6)
+    return order, cuts, separation
+
+
 def _bands(anchors: list[tuple[float, float]], rx: float, ry: float, up_deg: float) -> tuple[float, list[list[int]]]:
     """Split anchors into three bands across direction (rx, ry): (separation, bands far to near)."""
     ux, uy = up_vector(up_deg)
     nx, ny = (ry, -rx) if ry * ux - rx * uy >= 0 else (-ry, rx)  # normal to the rows, toward the far side
     far = np.array([x * nx + y * ny for x, y in anchors])
     along = np.array([x * rx + y * ry for x, y in anchors])
-    order = np.argsort(-far)  # farthest first
-    gaps = -np.diff(far[order])
-    cut = sorted(np.argsort(-gaps)[:2].tolist())
-    inside = np.delete(gaps, cut)
-    separation = float(gaps[cut].min() / max(float(inside.max()), 1e-6)) if inside.size else math.inf
-    bands = [order[: cut[0] + 1], order[cut[0] + 1: cut[1] + 1], order[cut[1] + 1:]]
-    return separation, [sorted(band.tolist(), key=lambda i: along[i]) for band in bands]
+    orders, cuts, separations = _cut_in_three(far[None])
+    order, (first, second) = orders[0], cuts[0].tolist()
+    bands = [order[: first + 1], order[first + 1: second + 1], order[second + 1:]]
+    return float(separations[0]), [sorted(band.tolist(), key=lambda i: along[i]) for band in bands]
 
 
 def _fanned_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDetection], ...] | None:
@@ -117,17 +131,12 @@ def _fanned_rows(cards: list[CardDetection], up_deg: float) -> tuple[list[CardDe
     lift = (along - np.median(along, axis=1, keepdims=True)) ** 2 / (2 * height)
     bends = 0.1 * np.arange(1, THRESHOLDS.row_bends + 1)
     far = (across[None] + bends[:, None, None] * lift[None]).reshape(-1, len(cards))  # (bends * directions, cards)
-    order = np.argsort(-far, axis=1, kind="stable")
-    gaps = -np.diff(np.take_along_axis(far, order, axis=1), axis=1)
-    cuts = np.sort(np.argsort(-gaps, axis=1, kind="stable")[:, :2], axis=1)
+    order, cuts, clear = _cut_in_three(far, kind="stable")
     sizes = np.stack([cuts[:, 0] + 1, cuts[:, 1] - cuts[:, 0], len(cards) - 1 - cuts[:, 1]], axis=1)
     fits = (np.sort(sizes, axis=1) == np.array(sorted(ROW_SIZES))).all(axis=1)
     if not fits.any():
         return None
-    cut_gaps = np.take_along_axis(gaps, cuts, axis=1).min(axis=1)
-    inside = gaps.copy()
-    np.put_along_axis(inside, cuts, -np.inf, axis=1)
-    separation = np.where(fits, cut_gaps / np.maximum(inside.max(axis=1), 1e-6), -np.inf)
+    separation = np.where(fits, clear, -np.inf)
     # the cards' own direction and the least bend win ties, as in split_rows
     penalty = (0.002 * np.abs(np.degrees(offsets))[None] + 0.01 * bends[:, None]).ravel()
     best = int(np.argmax(separation - penalty))
