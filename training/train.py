@@ -53,7 +53,9 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    request) continue ``cls19`` (``cls33``, ``cls36``) and ``cls17`` (``cls34``, ``cls35``) with index crops
    turned 30-42 deg in the batch (``cls33``, ``cls34``) or beside crops cut turned 25-42 deg among their
    neighbours (``cls35``, ``cls36``: ``training.train_data.build_fanned_crops``), as a fan's cards lie
-   (``benchmarks/real_turned.py``). The last
+   (``benchmarks/real_turned.py``). ``cls44`` and ``cls45`` (on request) continue ``cls17`` and ``cls19`` on
+   their own data beside the crops of ``--fan-scenes`` and ``--fan-font-scenes`` scenes whose rows are laid as
+   fans (``datasets.synth --fan 1``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -88,6 +90,7 @@ from .train_data import (
     build_tiles,
     class_dirs,
     ensure_bent_scenes,
+    ensure_fan_scenes,
     ensure_font_scenes,
     ensure_foreign_scenes,
     ensure_held_scenes,
@@ -240,6 +243,10 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         held, held_fonts = ensure_held_scenes(args, work)
         with_strips += [(held, "crops_held", args.held_scenes, 12),
                         (held_fonts, "crops_held_fonts", args.held_font_scenes, 13)]
+    if phase.fan_rows and args.fan_scenes:
+        fan, fan_fonts = ensure_fan_scenes(args, work)
+        with_strips += [(fan, "crops_fan", args.fan_scenes, 14),
+                        (fan_fonts, "crops_fan_fonts", args.fan_font_scenes, 15)]
     for scenes_k, out_k, n_k, off in with_strips:
         if n_k:
             _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
@@ -377,6 +384,11 @@ def train_parser() -> argparse.ArgumentParser:
                          "(datasets.synth --held --bent 0.6, 1600-4000 px) for the crops of cls37 and cls38")
     ap.add_argument("--held-font-scenes", type=int, default=250,
                     help="font-deck scenes laid and photographed so, for the crops of cls37 and cls38")
+    ap.add_argument("--fan-scenes", type=int, default=500,
+                    help="train-family scenes whose hands lay every row as a fan (datasets.synth --fan 1) for the "
+                         "crops of cls44 and cls45")
+    ap.add_argument("--fan-font-scenes", type=int, default=250,
+                    help="font-deck scenes laid so, for the crops of cls44 and cls45")
     ap.add_argument("--drawn-suit-scenes", type=int, default=1000,
                     help="scenes of procedural font decks whose suits are drawn from parameters (datasets.synth "
                          "--font-decks --drawn-suits: 100 decks of clubs, spades, hearts and diamonds of many shapes) "

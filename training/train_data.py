@@ -34,7 +34,7 @@ SMALL_SIZE = "800-1400"  # long side of the --small-scenes scenes (datasets.synt
 def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, workers: int,
                   size: int | str = 1600, tiers: str | None = None, fonts: bool = False, tight: float = 0.0,
                   bent: float = 0.0, look: str = "camera", held: bool = False, drawn_suits: bool = False,
-                  debian_fonts: bool = False) -> None:
+                  debian_fonts: bool = False, fan: float = 0.0) -> None:
     have = len(list((scenes / "truth" / split).glob("*.json"))) if (scenes / "truth" / split).exists() else 0
     if have >= n:
         log(f"scenes/{split}: {have} present")
@@ -60,6 +60,8 @@ def ensure_scenes(scenes: Path, split: str, n: int, seed: int, test_deck: bool, 
         cmd += ["--look", look]
     if held:
         cmd.append("--held")
+    if fan:
+        cmd += ["--fan", str(fan)]
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise SystemExit(f"scene generation for {scenes} failed (its message is above)")
 
@@ -397,6 +399,22 @@ def ensure_held_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path
         ensure_scenes(fonts, "train", args.held_font_scenes, args.seed + 131, False, args.workers, HELD_SIZE,
                       fonts=True, bent=HELD_BENT_SHARE, held=True)
     return held, fonts
+
+
+FAN_SHARE = 1.0  # the fan scenes' share of hands laid with every row fanned (datasets.synth --fan), as eval_fan's
+
+
+def ensure_fan_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
+    """``--fan-scenes`` train-family and ``--fan-font-scenes`` font-deck scenes whose hands lay every row as a fan
+    (``datasets.synth --fan 1``: each next card turned 3-10 degrees further about a point toward the player), for
+    the crops of cls44 and cls45."""
+    fan, fonts = work / "scenes_fan", work / "scenes_fan_fonts"
+    ensure_scenes(fan, "train", args.fan_scenes, args.seed + 150, args.test_deck, args.workers, args.size,
+                  fan=FAN_SHARE)
+    if args.fan_font_scenes:
+        ensure_scenes(fonts, "train", args.fan_font_scenes, args.seed + 151, False, args.workers, args.size,
+                      fonts=True, fan=FAN_SHARE)
+    return fan, fonts
 
 
 def ensure_font_scenes(args: argparse.Namespace, work: Path, n: int, folder: str = "scenes_fonts",

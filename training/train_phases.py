@@ -87,6 +87,8 @@ class ClsPhase:
     #                        over them sees them (datasets.synth --held: tilted 15-35 deg, rows overlapped, glare)
     fanned: bool = False   # also crops of the train and tight scenes' indices cut turned among their neighbours
     #                        (train_data.build_fanned_crops: FAN_DEG from a quarter turn, as a fan's cards lie)
+    fan_rows: bool = False  # also the crops of the --fan-scenes / --fan-font-scenes scenes: every row laid as a fan
+    #                         (datasets.synth --fan 1: each next card turned 3-10 deg further), readable strips too
 
 
 # further font-deck scene sets, each shared by a phase of each reader
@@ -367,6 +369,16 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       more_fonts=(DEBIAN_FONT_SCENES,), exports_as="index_cls2.onnx"),
+    # hands whose rows are laid as fans (datasets.synth --fan) lose most of their cards to the reader: indices turned
+    # 10-45 deg, partly covered by the next card turned further. These continue cls17 and cls19 on their own data
+    # beside the crops of --fan-scenes / --fan-font-scenes scenes laid so, the readable strips among them
+    "cls44": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, fan_rows=True),
+    "cls45": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
+                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
+                      fan_rows=True, exports_as="index_cls2.onnx"),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -409,6 +421,8 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls41": (1.0, 2),
     "cls42": (1.0, 2),
     "cls43": (1.0, 2),
+    "cls44": (1.0, 2),
+    "cls45": (1.0, 2),
 }
 
 
