@@ -327,7 +327,8 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
            "--font-scenes3", "3", "--cls11-hours", "0", "--cls11-epochs", "1", "--test-deck",
            "--real-scenes", "3", "--font-scenes-r", "2", "--real-photos", "2", "--cls13-hours", "0",
            "--cls13-epochs", "1", "--det8-hours", "0", "--tight-scenes", "2", "--tight-font-scenes", "1",
-           "--cls17-hours", "0", "--cls17-epochs", "1", "--cls19-hours", "0", "--cls19-epochs", "1"]
+           "--cls17-hours", "0", "--cls17-epochs", "1", "--cls19-hours", "0", "--cls19-epochs", "1",
+           "--fan-scenes", "2", "--fan-font-scenes", "1", "--cls44-hours", "0", "--cls44-epochs", "1"]
     if not (CARDCOUNTER / "images").is_dir():  # det8, cls13, cls19 train on the real photos: without them, the others
         from training.train import train_parser
 

@@ -15,7 +15,7 @@ from vision.detector import CardDetector
 from vision.image_io import read_image
 from vision.stretch import ASYMMETRY, MIN_INDICES, Stretch, candidates, choose_stretch
 from vision.tiles import crop_square
-from vision.types import CardDetection, Detections
+from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
 # two photos of cardcounter's held-out test blocks (640 x 640 webcam frames squashed from 16:9), labels beside
 SQUASHED = Path(__file__).parent / "fixtures" / "real" / "cardcounter"
@@ -106,18 +106,13 @@ def test_the_other_frame_is_the_other_factor_along_the_same_axis() -> None:
 @needs_model
 @needs_cardcounter
 def test_an_unsure_club_read_in_the_other_frame_is_no_longer_a_confident_spade() -> None:
-    """The val blocks' one confident misread: a 2c whose index, widened back one way, reads 2s at 0.95 (a
-    second, made-up card). Read in the other frame too, the 2s is gone and no read of the photo is confidently
-    wrong; every card found before is still found. (Its card lies turned enough that reading it turned upright
-    reads it 2c too, and so does the photo read median-filtered for its specks, ``vision.specks``, and so do the
-    test-time crops of a large index, ``CardDetector.tta_large``, its index being 60 px long or more once widened:
-    all three are left out here, to see the other frame alone.)"""
-    photo = next(p for p in cardcounter() if p.path.stem == "WIN_20240627_12_50_26_Pro")
+    """A val-block photo's one confident misread: a Jc whose index, widened back one way, reads Js at 0.90 (a club
+    of this webcam, a few pixels wide, read as a spade). Read in the other frame too (the runtime as it is), the Js
+    is left at 0.74, below the floor, so no read of the photo is confidently wrong; every card found before is still
+    found, and the 3s beside it is read surer."""
+    photo = next(p for p in cardcounter() if p.path.stem == "WIN_20240627_12_49_21_Pro")
     image = read_image(photo.path)
     det = CardDetector()
-    det.turned = False
-    det.speckled_share = 1.0    # no photo median-filtered
-    det.tta_large = det.tta     # every index in the same test-time crops
     reports, reads = [], []
     for other_frame in (False, True):
         det.other_frame = other_frame
@@ -125,8 +120,8 @@ def test_an_unsure_club_read_in_the_other_frame_is_no_longer_a_confident_spade()
         report = SourceReport("squashed")
         score_photo(report, photo, found.cards, [b for c in found.cards for b in c.index_boxes])
         reports.append(report)
-        reads.append({str(c.card) for c in found.cards})
+        reads.append({str(c.card): c.confidence for c in found.cards})
     before, after = reports
-    assert "2s" in reads[0] and "2s" not in reads[1] and "2c" in reads[1]
+    assert reads[0]["Js"] >= MIN_CONFIDENCE > reads[1]["Js"]
     assert before.confident_wrong == 1 and after.confident_wrong == 0
-    assert after.found == before.found
+    assert after.found >= before.found

@@ -32,7 +32,7 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (``cls9`` on both font-deck crop sets with motion-blur augmentation; not shipped). ``cls13`` (the second
    reader) continues ``cls9`` on crops of REAL photos (``training.realcrops``: cardcounter's train capture
    blocks) beside 300 train-family and 250 new font-deck scenes' crops; where ``cls9``'s run is not here it
-   starts from ``models/index_cls9.pt``. ``cls17`` (the first reader) continues
+   starts from ``models/index_cls9.pt``. ``cls17`` (the first reader until ``cls44``) continues
    ``cls9`` (else ``models/index_cls9.pt``) on ``cls13``'s synthetic crops beside the crops of 1,500 scenes laid
    in tight rows (``<work>/scenes_tight``, ``scenes_tight_fonts``: ``datasets.synth --tight``), with the strips
    a person reads; ``cls15`` and ``cls16`` (on request) add the real crops. ``cls19`` (the second reader)
@@ -53,16 +53,17 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    request) continue ``cls19`` (``cls33``, ``cls36``) and ``cls17`` (``cls34``, ``cls35``) with index crops
    turned 30-42 deg in the batch (``cls33``, ``cls34``) or beside crops cut turned 25-42 deg among their
    neighbours (``cls35``, ``cls36``: ``training.train_data.build_fanned_crops``), as a fan's cards lie
-   (``benchmarks/real_turned.py``). ``cls44`` and ``cls45`` (on request) continue ``cls17`` and ``cls19`` on
-   their own data beside the crops of ``--fan-scenes`` and ``--fan-font-scenes`` scenes whose rows are laid as
-   fans (``datasets.synth --fan 1``). The last
+   (``benchmarks/real_turned.py``). ``cls44`` (the first reader) continues ``cls17`` (else
+   ``models/index_cls17.pt``) on its own data beside the crops of ``--fan-scenes`` and ``--fan-font-scenes``
+   scenes whose rows are laid as fans (``datasets.synth --fan 1``), their readable strips too; ``cls45`` (on
+   request) does that to ``cls19``. The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
    shipped) continues ``cls13`` on new crops of the real photos cut around ``det8``'s boxes too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
-   ``models/index_cls.onnx`` (``cls17`` ships; ``cls19``, after ``cls13``: ``models/index_cls2.onnx``,
+   ``models/index_cls.onnx`` (``cls44``, after ``cls17``, ships; ``cls19``, after ``cls13``: ``models/index_cls2.onnx``,
    the second reader asked where the first is unsure; ``cls11`` too, on request).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
@@ -405,9 +406,10 @@ def train_parser() -> argparse.ArgumentParser:
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages",
-                    default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19",
+                    default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19,cls44",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13, cls17, "
-                         "cls19 (its later phases; cls13, cls19 on real photos too), det (index finder), det2, "
+                         "cls19, cls44 (its later phases; cls13, cls19 on real photos too; cls44 on rows laid as fans "
+                         "too), det (index finder), det2, "
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "

@@ -175,7 +175,7 @@ CLS_PHASES = {
     "cls12": ClsPhase("crops3", "ft2_scenes", 200, 1.5e-4, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts2", "font_scenes2"),
                       more_fonts=(FontScenes("crops_fonts3", "font_scenes3", "scenes_fonts3", 61),), motion_p=0.25),
-    # cls9 (the first reader; models/index_cls.pt when its run is not here) continued on crops of REAL photos
+    # cls9 (then the first reader; models/index_cls9.pt when its run is not here) continued on crops of REAL photos
     # (cardcounter's train split, 12 crops per index) beside 300 train-family scenes and 250 new font-deck
     # scenes, a share stretched as webcam frames stored square are; the best epoch by the mean of the
     # synthetic and the real validation top-1 (the real photos' misreads were suits: clubs read as spades).
@@ -212,7 +212,7 @@ CLS_PHASES = {
     "cls17": ClsPhase("crops_r", "real_scenes", 900, 7e-5, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
                       stretch_p=0.5, freeze_bn=True),
-    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data,
+    # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data,
     # half of each batch given the cards of a tight row around its index (training.neighbours: the covering card's
     # edge and index just past the ink, the next row from below, a strip of the card beneath). On request: as the
     # first reader (cls13 second) the real blocks read a little better (val 0.894, test 0.842) and the validation
@@ -228,7 +228,7 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       exports_as="index_cls2.onnx"),
-    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data with 80 % of the crops not
+    # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data with 80 % of the crops not
     # blurred sharpened: the real indices' edges are about half as wide for their size as the synthetic ones. On
     # request: as the first reader (cls19 second) the validation tables 84 + 121 (cls17: 82 + 118), but the real
     # val blocks 0.894 (cls17: 0.913; confident wrong 1 against 2) and 119 of the 200 test tables (121)
@@ -264,7 +264,7 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
                       neighbour_p=0.5, cut_p=0.5, exports_as="index_cls2.onnx"),
-    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data beside the crops of scenes with
+    # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data beside the crops of scenes with
     # the camera look measured on real photos (datasets.synth --look real: the index edges as sharp as the real
     # photos', a fine grain as noisy, JPEG 70-95; half the hands in tight rows): the first reader's synthetic crops
     # were twice as soft for their size as real indices and a third as noisy (benchmarks/camera_look.py)
@@ -281,7 +281,7 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       strip_p=0.35, exports_as="index_cls2.onnx"),
-    # cls17 (models/index_cls.pt when its run is not here) continued on cls17's data with cls26's strips: the first
+    # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data with cls26's strips: the first
     # reader's reading decides the strips it reads at 0.9 or more (benchmarks/real_strips.py). On request: with cls19
     # second the validation tables 84 of 120
     "cls27": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
@@ -309,7 +309,7 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       strip_p=0.2, exports_as="index_cls2.onnx"),
-    # cls19 (models/index_cls2.pt when its run is not here) and cls17 (models/index_cls.pt) continued on their own
+    # cls19 (models/index_cls2.pt when its run is not here) and cls17 (models/index_cls17.pt) continued on their own
     # data with a third of each batch's index crops turned 30-42 deg instead of up to 30: the cards of a fan lie
     # between quarter turns, and the held-out real photos turned 45 deg lose a twentieth of their cards
     "cls33": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
@@ -329,7 +329,7 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       fanned=True, exports_as="index_cls2.onnx"),
-    # cls17 (models/index_cls.pt when its run is not here) and cls19 (models/index_cls2.pt) continued on their own
+    # cls17 (models/index_cls17.pt when its run is not here) and cls19 (models/index_cls2.pt) continued on their own
     # data beside the crops of tables laid and photographed as a phone held over them sees them (datasets.synth
     # --held): no reader had seen the camera tilted 15-35 deg over rows overlapped to 15-25 % of each card, and on
     # such tables right reads under the 0.85 floor stop more of them than cards missed
@@ -370,8 +370,10 @@ CLS_PHASES = {
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       more_fonts=(DEBIAN_FONT_SCENES,), exports_as="index_cls2.onnx"),
     # hands whose rows are laid as fans (datasets.synth --fan) lose most of their cards to the reader: indices turned
-    # 10-45 deg, partly covered by the next card turned further. These continue cls17 and cls19 on their own data
-    # beside the crops of --fan-scenes / --fan-font-scenes scenes laid so, the readable strips among them
+    # 10-45 deg, partly covered by the next card turned further. These continue cls17 (models/index_cls17.pt when its
+    # run is not here) and cls19 on their own data beside the crops of --fan-scenes / --fan-font-scenes scenes laid
+    # so, the readable strips among them. cls44 ships as the first reader (session 41: the 1,170 tables 740 -> 750
+    # right, 0 wrong added); cls45 (on request) settled fewer validation tables beside either first reader
     "cls44": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
                       stretch_p=0.5, freeze_bn=True, fan_rows=True),
