@@ -248,6 +248,10 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         fan, fan_fonts = ensure_fan_scenes(args, work)
         with_strips += [(fan, "crops_fan", args.fan_scenes, 14),
                         (fan_fonts, "crops_fan_fonts", args.fan_font_scenes, 15)]
+    if phase.tight_fans and args.tight_fan_scenes:
+        fan, fan_fonts = ensure_fan_scenes(args, work, tight=True)
+        with_strips += [(fan, "crops_fan_tight", args.tight_fan_scenes, 16),
+                        (fan_fonts, "crops_fan_tight_fonts", args.tight_fan_font_scenes, 17)]
     for scenes_k, out_k, n_k, off in with_strips:
         if n_k:
             _add_crops(more, scenes_k, work / out_k, seed + off, n_k, strips=True)
@@ -390,6 +394,11 @@ def train_parser() -> argparse.ArgumentParser:
                          "crops of cls44 and cls45")
     ap.add_argument("--fan-font-scenes", type=int, default=250,
                     help="font-deck scenes laid so, for the crops of cls44 and cls45")
+    ap.add_argument("--tight-fan-scenes", type=int, default=500,
+                    help="train-family scenes whose rows are laid as fans, mostly tight too (datasets.synth --fan 1 "
+                         "--tight 0.8), for the crops of cls46")
+    ap.add_argument("--tight-fan-font-scenes", type=int, default=250,
+                    help="font-deck scenes laid so, for the crops of cls46")
     ap.add_argument("--drawn-suit-scenes", type=int, default=1000,
                     help="scenes of procedural font decks whose suits are drawn from parameters (datasets.synth "
                          "--font-decks --drawn-suits: 100 decks of clubs, spades, hearts and diamonds of many shapes) "

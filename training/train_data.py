@@ -404,16 +404,21 @@ def ensure_held_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path
 FAN_SHARE = 1.0  # the fan scenes' share of hands laid with every row fanned (datasets.synth --fan), as eval_fan's
 
 
-def ensure_fan_scenes(args: argparse.Namespace, work: Path) -> tuple[Path, Path]:
+def ensure_fan_scenes(args: argparse.Namespace, work: Path, tight: bool = False) -> tuple[Path, Path]:
     """``--fan-scenes`` train-family and ``--fan-font-scenes`` font-deck scenes whose hands lay every row as a fan
     (``datasets.synth --fan 1``: each next card turned 3-10 degrees further about a point toward the player), for
-    the crops of cls44 and cls45."""
-    fan, fonts = work / "scenes_fan", work / "scenes_fan_fonts"
-    ensure_scenes(fan, "train", args.fan_scenes, args.seed + 150, args.test_deck, args.workers, args.size,
-                  fan=FAN_SHARE)
-    if args.fan_font_scenes:
-        ensure_scenes(fonts, "train", args.fan_font_scenes, args.seed + 151, False, args.workers, args.size,
-                      fonts=True, fan=FAN_SHARE)
+    the crops of cls44 and cls45; ``tight``: the ``--tight-fan-scenes`` / ``--tight-fan-font-scenes`` ones laid
+    mostly tight too (``--tight 0.8``), for cls46."""
+    if tight:
+        fan, fonts = work / "scenes_fan_tight", work / "scenes_fan_tight_fonts"
+        n, n_fonts, seed, share = args.tight_fan_scenes, args.tight_fan_font_scenes, args.seed + 152, TIGHT_SHARE
+    else:
+        fan, fonts = work / "scenes_fan", work / "scenes_fan_fonts"
+        n, n_fonts, seed, share = args.fan_scenes, args.fan_font_scenes, args.seed + 150, 0.0
+    ensure_scenes(fan, "train", n, seed, args.test_deck, args.workers, args.size, fan=FAN_SHARE, tight=share)
+    if n_fonts:
+        ensure_scenes(fonts, "train", n_fonts, seed + 1, False, args.workers, args.size, fonts=True, fan=FAN_SHARE,
+                      tight=share)
     return fan, fonts
 
 

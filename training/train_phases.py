@@ -89,6 +89,8 @@ class ClsPhase:
     #                        (train_data.build_fanned_crops: FAN_DEG from a quarter turn, as a fan's cards lie)
     fan_rows: bool = False  # also the crops of the --fan-scenes / --fan-font-scenes scenes: every row laid as a fan
     #                         (datasets.synth --fan 1: each next card turned 3-10 deg further), readable strips too
+    tight_fans: bool = False  # also the crops of --tight-fan-scenes / --tight-fan-font-scenes scenes: the fans laid
+    #                           mostly tight too (datasets.synth --fan 1 --tight 0.8: strips of the covered indices)
 
 
 # further font-deck scene sets, each shared by a phase of each reader
@@ -381,6 +383,11 @@ CLS_PHASES = {
                       fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
                       real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
                       fan_rows=True, exports_as="index_cls2.onnx"),
+    # cls44 (models/index_cls.pt when its run is not here) continued on its own data beside the crops of fans laid
+    # tight as well, where only a strip of each covered index shows (the hidden phone photos of fans)
+    "cls46": ClsPhase("crops_r", "real_scenes", 900, 4e-5, "cls44", max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                      stretch_p=0.5, freeze_bn=True, fan_rows=True, tight_fans=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -425,6 +432,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls43": (1.0, 2),
     "cls44": (1.0, 2),
     "cls45": (1.0, 2),
+    "cls46": (1.0, 2),
 }
 
 
