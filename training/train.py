@@ -56,7 +56,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (``benchmarks/real_turned.py``). ``cls44`` (the first reader) continues ``cls17`` (else
    ``models/index_cls17.pt``) on its own data beside the crops of ``--fan-scenes`` and ``--fan-font-scenes``
    scenes whose rows are laid as fans (``datasets.synth --fan 1``), their readable strips too; ``cls45`` (on
-   request) does that to ``cls19``. The last
+   request) does that to ``cls19``, and ``cls46`` (on request) continues ``cls44`` beside fans laid mostly tight
+   too (``--tight-fan-scenes``: ``--fan 1 --tight 0.8``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
