@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,22 @@ class ClsPhase:
     #                         (datasets.synth --fan 1: each next card turned 3-10 deg further), readable strips too
     tight_fans: bool = False  # also the crops of --tight-fan-scenes / --tight-fan-font-scenes scenes: the fans laid
     #                           mostly tight too (datasets.synth --fan 1 --tight 0.8: strips of the covered indices)
+
+
+def _first_reader(lr: float, init: str, **more: Any) -> ClsPhase:
+    """A reader phase on the first reader's (cls17's) data, as most later phases are: cls13's synthetic crops, the new
+    font decks', the tight rows' with their strips; turns to 30 deg, half of each batch blurred or stretched, batch
+    norms held. ``more``: what the phase adds or changes."""
+    return ClsPhase("crops_r", "real_scenes", 900, lr, init, max_deg=30.0, blur_p=0.5, blur_min=0.22,
+                    fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
+                    stretch_p=0.5, freeze_bn=True, **more)
+
+
+def _second_reader(lr: float, init: str, real_crops: str = "crops_real2", **more: Any) -> ClsPhase:
+    """A reader phase on the second reader's (cls19's) data: the first reader's and the real train blocks' crops
+    (``real_crops``), half of each batch given the cards of a tight row around it; exported as the second reader."""
+    return _first_reader(lr, init, real=True, real_crops=real_crops, neighbour_p=0.5, exports_as="index_cls2.onnx",
+                         **more)
 
 
 # further font-deck scene sets, each shared by a phase of each reader
@@ -211,184 +228,111 @@ CLS_PHASES = {
     # cls9 (models/index_cls9.pt when its run is not here) continued on cls13's synthetic crops beside the crops of
     # the tight-row scenes (no real photos: the second reader, cls13, brings those). The first reader shipped:
     # validation tables 79 + 113 -> 84 + 114, real val blocks 0.885 -> 0.904 (model card)
-    "cls17": ClsPhase("crops_r", "real_scenes", 900, 7e-5, "cls9", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True),
+    "cls17": _first_reader(7e-5, "cls9"),
     # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data,
     # half of each batch given the cards of a tight row around its index (training.neighbours: the covering card's
     # edge and index just past the ink, the next row from below, a strip of the card beneath). On request: as the
     # first reader (cls13 second) the real blocks read a little better (val 0.894, test 0.842) and the validation
     # tables 84 + 117, but 114 of the 200 test tables (unseen designs) settle, against cls17's 121
-    "cls18": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, neighbour_p=0.5),
+    "cls18": _first_reader(5e-5, "cls17", neighbour_p=0.5),
     # cls13 (models/index_cls13.pt when its run is not here) continued on cls15's data (cls13's synthetic and real
     # crops, the tight-row scenes, the real crops cut at det8's boxes too) with cls18's tight-row neighbours on
     # half of each batch. The second reader shipped: the real val blocks 0.904 -> 0.913, the validation tables
     # 84 + 114 -> 82 + 118, the test tables 121 either way (model card)
-    "cls19": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls13", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      exports_as="index_cls2.onnx"),
+    "cls19": _second_reader(5e-5, "cls13"),
     # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data with 80 % of the crops not
     # blurred sharpened: the real indices' edges are about half as wide for their size as the synthetic ones. On
     # request: as the first reader (cls19 second) the validation tables 84 + 121 (cls17: 82 + 118), but the real
     # val blocks 0.894 (cls17: 0.913; confident wrong 1 against 2) and 119 of the 200 test tables (121)
-    "cls20": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, sharpen_p=0.8),
+    "cls20": _first_reader(5e-5, "cls17", sharpen_p=0.8),
     # cls13 (models/index_cls13.pt when its run is not here) continued as cls19, on real crops cut again with the
     # corrected labels (training/label_fixes.csv), 24 around each labelled index instead of 12. On request: as the
     # second reader (today's joining) the validation tables 84 + 124 (cls19: 86 + 125), real val blocks 0.933 either
     # way, test tables 122 (123)
-    "cls21": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls13", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
-                      neighbour_p=0.5, exports_as="index_cls2.onnx"),
+    "cls21": _second_reader(5e-5, "cls13", real_crops="crops_real3", real_variants=24),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls21's data and the crops of bowed cards
     # with glare bands across their indices (--bent-scenes: datasets.synth --bent). On request: as the second reader
     # it settles one of the 120 validation tables wrong (85 right, 1 wrong; cls19: 86, 0), the 100 validation
     # tables of bowed cards 52 as cls19 does
-    "cls22": ClsPhase("crops_r", "real_scenes", 900, 3e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
-                      neighbour_p=0.5, bent=True, exports_as="index_cls2.onnx"),
+    "cls22": _second_reader(3e-5, "cls19", real_crops="crops_real3", real_variants=24, bent=True),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls21's data with the real crops cut as
     # the runtime now reads cardcounter's squashed frames: widened back (vision.stretch). On request
-    "cls23": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real4", real_variants=24, real_as_read=True, tight=True, stretch_p=0.5,
-                      freeze_bn=True, neighbour_p=0.5, exports_as="index_cls2.onnx"),
+    "cls23": _second_reader(5e-5, "cls19", real_crops="crops_real4", real_variants=24, real_as_read=True),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls21's data with the pasted tight-row
     # neighbours cutting INTO the ink in half of them (training.neighbours cut: up to a quarter of its width from
     # the side, a fifth from below): the strips of rows laid tighter than the pasted edges reached
-    "cls24": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real3", real_variants=24, tight=True, stretch_p=0.5, freeze_bn=True,
-                      neighbour_p=0.5, cut_p=0.5, exports_as="index_cls2.onnx"),
+    "cls24": _second_reader(5e-5, "cls19", real_crops="crops_real3", real_variants=24, cut_p=0.5),
     # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data beside the crops of scenes with
     # the camera look measured on real photos (datasets.synth --look real: the index edges as sharp as the real
     # photos', a fine grain as noisy, JPEG 70-95; half the hands in tight rows): the first reader's synthetic crops
     # were twice as soft for their size as real indices and a third as noisy (benchmarks/camera_look.py)
-    "cls25": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, look=True),
+    "cls25": _first_reader(5e-5, "cls17", look=True),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls19's data with a third of each batch cut
     # down to a strip of its index (training.neighbours.cut_strips: the covering card's edge inside the ink, from the
     # side leaving 40-80 % of its width, from below 50-85 % of its height, slanted up to 15 deg as in a fan): on real
     # phone photos of tight rows and fans the reader, not the finder, misses the strips a person reads. On request:
     # with cls27 first, real strips read a little better and half as many read surely wrong, but the validation
     # tables 81 of 120 (cls17 + cls19: 88); with cls17 first 85 (model card, "Strips of real indices")
-    "cls26": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      strip_p=0.35, exports_as="index_cls2.onnx"),
+    "cls26": _second_reader(5e-5, "cls19", strip_p=0.35),
     # cls17 (models/index_cls17.pt when its run is not here) continued on cls17's data with cls26's strips: the first
     # reader's reading decides the strips it reads at 0.9 or more (benchmarks/real_strips.py). On request: with cls19
     # second the validation tables 84 of 120
-    "cls27": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, strip_p=0.35),
+    "cls27": _first_reader(5e-5, "cls17", strip_p=0.35),
     # cls27 and cls26 continued at four times their rate, half of each batch cut down to strips: the two gentler
     # phases halved the confident misreads of real strips but read hardly more of them (benchmarks/real_strips.py).
     # On request: together, real strips with 60 % of the ink's width showing read 0.35 -> 0.48, surely wrong 41 -> 10
     # of 414, the real val blocks 0.981 -> 0.990, but the validation tables 81 of 120 (88)
-    "cls28": ClsPhase("crops_r", "real_scenes", 900, 2e-4, "cls27", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, strip_p=0.5),
-    "cls29": ClsPhase("crops_r", "real_scenes", 900, 2e-4, "cls26", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      strip_p=0.5, exports_as="index_cls2.onnx"),
+    "cls28": _first_reader(2e-4, "cls27", strip_p=0.5),
+    "cls29": _second_reader(2e-4, "cls26", strip_p=0.5),
     # cls28 and cls29 continued at their first rate with a fifth of each batch cut down to strips: they read whole
     # synthetic indices less surely than cls17 and cls19 (validation tables 81 of 120 against 88). On request:
     # together, real strips at 60 % 0.46 (11 of 414 surely wrong), whole real indices 0.969 (0.959), the real test
     # blocks 0.980, but the train blocks 3 confident misreads (1) and the validation tables 83 of 120
-    "cls30": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls28", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, strip_p=0.2),
-    "cls31": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls29", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      strip_p=0.2, exports_as="index_cls2.onnx"),
+    "cls30": _first_reader(5e-5, "cls28", strip_p=0.2),
+    "cls31": _second_reader(5e-5, "cls29", strip_p=0.2),
     # cls19 (models/index_cls2.pt when its run is not here) and cls17 (models/index_cls17.pt) continued on their own
     # data with a third of each batch's index crops turned 30-42 deg instead of up to 30: the cards of a fan lie
     # between quarter turns, and the held-out real photos turned 45 deg lose a twentieth of their cards
-    "cls33": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      wide_p=0.3, exports_as="index_cls2.onnx"),
-    "cls34": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, wide_p=0.3),
+    "cls33": _second_reader(5e-5, "cls19", wide_p=0.3),
+    "cls34": _first_reader(5e-5, "cls17", wide_p=0.3),
     # cls17 continued on its data with crops of indices cut turned 25-42 deg among their neighbours beside it: in
     # a turned tight row the upright box around a strip holds its neighbours' ink too (benchmarks/real_turned.py)
-    "cls35": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, fanned=True),
+    "cls35": _first_reader(5e-5, "cls17", fanned=True),
     # the same for the second reader: cls19 continued on its data beside those fanned crops
-    "cls36": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      fanned=True, exports_as="index_cls2.onnx"),
+    "cls36": _second_reader(5e-5, "cls19", fanned=True),
     # cls17 (models/index_cls17.pt when its run is not here) and cls19 (models/index_cls2.pt) continued on their own
     # data beside the crops of tables laid and photographed as a phone held over them sees them (datasets.synth
     # --held): no reader had seen the camera tilted 15-35 deg over rows overlapped to 15-25 % of each card, and on
     # such tables right reads under the 0.85 floor stop more of them than cards missed
-    "cls37": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, held=True),
-    "cls38": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      held=True, exports_as="index_cls2.onnx"),
+    "cls37": _first_reader(5e-5, "cls17", held=True),
+    "cls38": _second_reader(5e-5, "cls19", held=True),
     # the readers' commonest confusion, real and synthetic, is a club and a spade: on real webcam photos most of the
     # cards missed, on unseen decks a plain trefoil read as a spade. The art and the fonts give the readers a handful
     # of suit shapes; these continue cls17 and cls19 on their own data beside the crops of --drawn-suit-scenes
     # font-deck scenes whose suits are drawn from parameters (datasets.suit_shapes: 100 decks, each its own club,
     # spade, heart and diamond)
-    "cls39": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, more_fonts=(DRAWN_SUIT_SCENES,)),
-    "cls40": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      more_fonts=(DRAWN_SUIT_SCENES,), exports_as="index_cls2.onnx"),
+    "cls39": _first_reader(5e-5, "cls17", more_fonts=(DRAWN_SUIT_SCENES,)),
+    "cls40": _second_reader(5e-5, "cls19", more_fonts=(DRAWN_SUIT_SCENES,)),
     # cls19 (models/index_cls2.pt when its run is not here) continued on cls19's data with its real crops cut again from
     # the photos median-filtered where speckled, as the runtime now reads them (vision.specks)
-    "cls41": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real3", real_filtered=True, tight=True, stretch_p=0.5, freeze_bn=True,
-                      neighbour_p=0.5, exports_as="index_cls2.onnx"),
+    "cls41": _second_reader(5e-5, "cls19", real_crops="crops_real3", real_filtered=True),
     # the readers' unsure reads of unseen decks' whole, sharp indices are mostly one rank taken for another of like
     # shape (J/3, Q/9, 6/5, A/4): the font decks drew their ranks in about nine typeface families (DejaVu, URW
     # base35). These continue cls17 and cls19 on their own data beside the crops of --debian-font-scenes font-deck
     # scenes whose fonts are chosen among ~35 more families too (datasets.debian_fonts: 100 decks)
-    "cls42": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, more_fonts=(DEBIAN_FONT_SCENES,)),
-    "cls43": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      more_fonts=(DEBIAN_FONT_SCENES,), exports_as="index_cls2.onnx"),
+    "cls42": _first_reader(5e-5, "cls17", more_fonts=(DEBIAN_FONT_SCENES,)),
+    "cls43": _second_reader(5e-5, "cls19", more_fonts=(DEBIAN_FONT_SCENES,)),
     # hands whose rows are laid as fans (datasets.synth --fan) lose most of their cards to the reader: indices turned
     # 10-45 deg, partly covered by the next card turned further. These continue cls17 (models/index_cls17.pt when its
     # run is not here) and cls19 on their own data beside the crops of --fan-scenes / --fan-font-scenes scenes laid
     # so, the readable strips among them. cls44 ships as the first reader (session 41: the 1,170 tables 740 -> 750
     # right, 0 wrong added); cls45 (on request) settled fewer validation tables beside either first reader
-    "cls44": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls17", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, fan_rows=True),
-    "cls45": ClsPhase("crops_r", "real_scenes", 900, 5e-5, "cls19", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), real=True,
-                      real_crops="crops_real2", tight=True, stretch_p=0.5, freeze_bn=True, neighbour_p=0.5,
-                      fan_rows=True, exports_as="index_cls2.onnx"),
+    "cls44": _first_reader(5e-5, "cls17", fan_rows=True),
+    "cls45": _second_reader(5e-5, "cls19", fan_rows=True),
     # cls44 (models/index_cls.pt when its run is not here) continued on its own data beside the crops of fans laid
     # tight as well, where only a strip of each covered index shows (the issue's hidden phone photos of fans): on
     # request, not shipped (session 41: as many validation tables as cls44, the real val blocks 0.990 -> 0.971)
-    "cls46": ClsPhase("crops_r", "real_scenes", 900, 4e-5, "cls44", max_deg=30.0, blur_p=0.5, blur_min=0.22,
-                      fonts=FontScenes("crops_fonts_r", "font_scenes_r", "scenes_fonts_r", 80), tight=True,
-                      stretch_p=0.5, freeze_bn=True, fan_rows=True, tight_fans=True),
+    "cls46": _first_reader(4e-5, "cls44", fan_rows=True, tight_fans=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
