@@ -385,21 +385,16 @@ def train_parser() -> argparse.ArgumentParser:
                          "real), half in tight rows, for cls25's crops")
     ap.add_argument("--look-font-scenes", type=int, default=500,
                     help="font-deck scenes with that look, half in tight rows, for cls25's crops")
-    ap.add_argument("--held-scenes", type=int, default=500,
-                    help="train-family scenes laid and photographed as a phone held over the table sees them "
-                         "(datasets.synth --held --bent 0.6, 1600-4000 px) for the crops of cls37 and cls38")
-    ap.add_argument("--held-font-scenes", type=int, default=250,
-                    help="font-deck scenes laid and photographed so, for the crops of cls37 and cls38")
-    ap.add_argument("--fan-scenes", type=int, default=500,
-                    help="train-family scenes whose hands lay every row as a fan (datasets.synth --fan 1) for the "
-                         "crops of cls44 and cls45")
-    ap.add_argument("--fan-font-scenes", type=int, default=250,
-                    help="font-deck scenes laid so, for the crops of cls44 and cls45")
-    ap.add_argument("--tight-fan-scenes", type=int, default=500,
-                    help="train-family scenes whose rows are laid as fans, mostly tight too (datasets.synth --fan 1 "
-                         "--tight 0.8), for the crops of cls46")
-    ap.add_argument("--tight-fan-font-scenes", type=int, default=250,
-                    help="font-deck scenes laid so, for the crops of cls46")
+    for name, how, phases in (  # a scene set's train-family (500) and font-deck (250) scene counts
+            ("held", "laid and photographed as a phone held over the table sees them (datasets.synth --held --bent "
+                     "0.6, 1600-4000 px)", "cls37 and cls38"),
+            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)", "cls44 and cls45"),
+            ("tight-fan", "whose rows are laid as fans, mostly tight too (datasets.synth --fan 1 --tight 0.8)",
+             "cls46")):
+        ap.add_argument(f"--{name}-scenes", type=int, default=500,
+                        help=f"train-family scenes {how}, for the crops of {phases}")
+        ap.add_argument(f"--{name}-font-scenes", type=int, default=250,
+                        help=f"font-deck scenes laid so, for the crops of {phases}")
     ap.add_argument("--drawn-suit-scenes", type=int, default=1000,
                     help="scenes of procedural font decks whose suits are drawn from parameters (datasets.synth "
                          "--font-decks --drawn-suits: 100 decks of clubs, spades, hearts and diamonds of many shapes) "
