@@ -842,8 +842,6 @@ def test_a_real_seat_laid_in_fanned_rows_is_read_as_its_rows(monkeypatch: pytest
     assert seat_layout("bottom", cards, 0.0, [], {}).rows is None
 
 
-
-
 # the bottom seat of the test-family fan table s89_000020 (`datasets.synth --fan 1 --seed 89 --split test`), ground
 # truth: each card's top-left corner, its height and its turn (degrees, as vision.turn measures it). With the Td
 # or the 7h left out, the other 12 lie in clear straight rows that put the Td in the tail: as a straight hand with a
