@@ -7,7 +7,8 @@ where stage 1 located it, around the detector's own box (what the reader sees at
 its own shift and scale. ``as_read``: each photo's crops are cut as the runtime reads it, widened back
 when ``vision.stretch`` takes it for a squashed one (cardcounter's frames: squashed from 16:9); ``filtered``: cut
 from the photo median-filtered where it is speckled, as the runtime reads it (``vision.specks``; the benchmarks
-and phase ``cls41``: the shipped readers' real crops keep their specks).
+and phase ``cls41``: the shipped readers' real crops keep their specks); ``shrunk``: the share of the variants cut
+from the photo shrunk and JPEG'd as a poorer camera leaves it (``poorer``; phase ``cls47``).
 Background (``zz_bg``): boxes of an index's size away from every labelled
 index (card faces, pips, court pictures, table, hands, card backs) and, as in the synthetic crops,
 a share of upside-down indices. Layout as ``training.train_data.build_crops``: ``OUT/<split>/<class>/*.jpg``.
@@ -31,6 +32,8 @@ from vision.tiles import BG_CLASS, crop_square
 from .evaluate_real import lies_on
 from .realsets import Box, RealPhoto, cardcounter
 
+SHRUNK = (0.4, 0.8)  # a shrunk variant's scale (``shrunk``): the held-out photos read 0.991 -> 0.954 recall at 0.5
+
 
 def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str,
                  stretch: tuple[float, float] = (1.0, 1.0)) -> tuple[int, float]:
@@ -40,6 +43,16 @@ def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str,
     c = detector.names.index(card)
     k = int(np.argmax(p[:, c]))
     return k, float(p[k, c])
+
+
+def poorer(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` as a poorer camera or a messenger leaves it: shrunk to ``SHRUNK`` of its size (area averaging) and
+    passed through a JPEG of quality 70-95 (``benchmarks/real_scaled.py`` reads the held-out photos so)."""
+    f = float(rng.uniform(*SHRUNK))
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    _, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
 
 
 def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
@@ -53,7 +66,7 @@ def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
 
 def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: int = 12, bg_per_photo: int = 24,
                      flip_bg: float = 0.08, seed: int = 0, detector: CardDetector | None = None,
-                     as_read: bool = False, filtered: bool = False) -> int:
+                     as_read: bool = False, filtered: bool = False, shrunk: float = 0.0) -> int:
     detector = detector or CardDetector()
     rng = np.random.default_rng(seed)
     for name in detector.names:
@@ -73,7 +86,12 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
             for v in range(variants):
                 box = boxes[v % len(boxes)]
                 jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
-                up = np.ascontiguousarray(np.rot90(crop_square(image, box, jitter=jit, stretch=st), k))
+                seen = image
+                if shrunk and rng.random() < shrunk:  # (no draw without: the other phases' crops stay as they were)
+                    seen = poorer(image, rng)
+                    f = seen.shape[1] / w
+                    box = (box[0] * f, box[1] * f, box[2] * f, box[3] * f)
+                up = np.ascontiguousarray(np.rot90(crop_square(seen, box, jitter=jit, stretch=st), k))
                 stem = f"{photo.path.stem}_{ix.card}{j}_{v}"
                 cv2.imwrite(str(out / split / ix.card / f"{stem}.jpg"), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
                 count += 1

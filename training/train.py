@@ -57,7 +57,9 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    ``models/index_cls17.pt``) on its own data beside the crops of ``--fan-scenes`` and ``--fan-font-scenes``
    scenes whose rows are laid as fans (``datasets.synth --fan 1``), their readable strips too; ``cls45`` (on
    request) does that to ``cls19``, and ``cls46`` (on request) continues ``cls44`` beside fans laid mostly tight
-   too (``--tight-fan-scenes``: ``--fan 1 --tight 0.8``). The last
+   too (``--tight-fan-scenes``: ``--fan 1 --tight 0.8``); ``cls47`` (on request) continues ``cls44`` beside crops of
+   the real train blocks, half of them cut from the photos shrunk as a poorer camera leaves them
+   (``training.realcrops.poorer``; measured by ``benchmarks/real_scaled.py``). The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -266,7 +268,7 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
     val_more: list[Path] = []
     if phase.real:
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
-                                          phase.real_as_read, phase.real_filtered))
+                                          phase.real_as_read, phase.real_filtered, phase.real_shrunk))
         more.append(work / phase.real_crops)
     init = args.cls_init if phase.init is None else _start(  # or the weights of its export (training.recover)
         name, phase.init, _cls_run(runs, phase.init, args) / "best.pt", Path(CLS_PHASES[phase.init].exports_as).stem
@@ -388,7 +390,7 @@ def train_parser() -> argparse.ArgumentParser:
     for name, how, phases in (  # a scene set's train-family (500) and font-deck (250) scene counts
             ("held", "laid and photographed as a phone held over the table sees them (datasets.synth --held --bent "
                      "0.6, 1600-4000 px)", "cls37 and cls38"),
-            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)", "cls44 and cls45"),
+            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)", "cls44, cls45 and cls47"),
             ("tight-fan", "whose rows are laid as fans, mostly tight too (datasets.synth --fan 1 --tight 0.8)",
              "cls46")):
         ap.add_argument(f"--{name}-scenes", type=int, default=500,

@@ -448,12 +448,13 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
 
 
 def ensure_real_crops(out: Path, seed: int, photos: int | None = None, variants: int = 12,
-                      as_read: bool = False, filtered: bool = False) -> Path:
+                      as_read: bool = False, filtered: bool = False, shrunk: float = 0.0) -> Path:
     """Reader crops of the real photos (``training.realcrops``): cardcounter's train split for training
     (``variants`` around each labelled index), its val split (one crop per index) for choosing the epoch;
     ``photos``: only the first so many of each; ``as_read``: cut as the runtime reads each photo (squashed
     frames widened back, ``vision.stretch``); ``filtered``: from the photos median-filtered where speckled
-    (``vision.specks``)."""
+    (``vision.specks``); ``shrunk``: the share of the training crops cut from the photos shrunk as a poorer camera
+    leaves them (``training.realcrops.poorer``; the val crops never)."""
     from .realcrops import build_real_crops
     from .realsets import CARDCOUNTER, cardcounter
 
@@ -464,7 +465,7 @@ def ensure_real_crops(out: Path, seed: int, photos: int | None = None, variants:
         done = out / f".done_{split}"
         if not done.exists():
             n = build_real_crops(cardcounter(split)[:photos], out, split, per_index, seed=seed, as_read=as_read,
-                                 filtered=filtered)
+                                 filtered=filtered, shrunk=shrunk if split == "train" else 0.0)
             done.write_text(str(n))
         log(f"{out.name}/{split}: {done.read_text()} crops of real photos")
     return out
