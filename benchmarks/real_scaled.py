@@ -19,11 +19,11 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from training.evaluate_real import SourceReport, score_photo
+from training.realcrops import shrunk_as_jpeg
 from training.realsets import LabelledIndex, RealPhoto, cardcounter
 from vision.detector import MODELS, CardDetector
 from vision.image_io import read_image
@@ -38,11 +38,7 @@ def scaled(image: npt.NDArray[np.uint8], photo: RealPhoto, scale: float
     if scale == 1.0:
         return image, photo
     h, w = image.shape[:2]
-    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    if not ok:
-        raise RuntimeError(f"{photo.path}: could not be encoded as a JPEG")
-    out = np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+    out = shrunk_as_jpeg(image, scale, JPEG_QUALITY)
     sx, sy = out.shape[1] / w, out.shape[0] / h
     labels = tuple(LabelledIndex(ix.card, (ix.box[0] * sx, ix.box[1] * sy, ix.box[2] * sx, ix.box[3] * sy))
                    for ix in photo.indices)

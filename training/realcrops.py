@@ -45,14 +45,21 @@ def upright_turn(detector: CardDetector, image: np.ndarray, box: Box, card: str,
     return k, float(p[k, c])
 
 
-def poorer(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``image`` as a poorer camera or a messenger leaves it: shrunk to ``SHRUNK`` of its size (area averaging) and
-    passed through a JPEG of quality 70-95 (``benchmarks/real_scaled.py`` reads the held-out photos so)."""
-    f = float(rng.uniform(*SHRUNK))
+def shrunk_as_jpeg(image: np.ndarray, scale: float, quality: int) -> np.ndarray:
+    """``image`` shrunk ``scale`` times by area averaging, then saved as a JPEG of ``quality`` and decoded again: the
+    photo a poorer camera or a messenger leaves (``poorer``; ``benchmarks/real_scaled.py``)."""
     h, w = image.shape[:2]
-    small = cv2.resize(image, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
-    _, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("a shrunk photo could not be encoded as a JPEG")
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+
+
+def poorer(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``image`` as a poorer camera or a messenger leaves it: shrunk to ``SHRUNK`` of its size and passed through a
+    JPEG of quality 70-95 (``shrunk_as_jpeg``)."""
+    return shrunk_as_jpeg(image, float(rng.uniform(*SHRUNK)), int(rng.integers(70, 96)))
 
 
 def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
