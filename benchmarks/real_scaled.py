@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from training.evaluate_real import SourceReport, score_photo
+from training.evaluate_real import SourceReport, located_boxes, score_photo
 from training.realcrops import shrunk_as_jpeg
 from training.realsets import LabelledIndex, RealPhoto, cardcounter
 from vision.detector import MODELS, CardDetector
@@ -54,8 +54,7 @@ def measure(detector: CardDetector, photos: list[RealPhoto], scale: float) -> tu
         image, labels = scaled(without_specks(read_image(photo.path), detector.speckled_share), photo, scale)
         side = max(side, *image.shape[:2])
         found = detector.detect(image)
-        located = [b for d in found.cards for b in d.index_boxes] + list(found.unread)
-        score_photo(report, labels, found.cards, located)
+        score_photo(report, labels, found.cards, located_boxes(found))
     return report, side
 
 

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from training.evaluate_real import SourceReport, score_photo
+from training.evaluate_real import SourceReport, located_boxes, score_photo
 from training.realsets import LabelledIndex, RealPhoto, cardcounter
 from training.train_data import box_under
 from vision.detector import MODELS, CardDetector
@@ -61,8 +61,7 @@ def measure(detector: CardDetector, photos: list[RealPhoto], degrees: float) -> 
     for photo in photos:
         image, labels = turned(without_specks(read_image(photo.path), detector.speckled_share), photo, degrees)
         found = detector.detect(image)
-        located = [b for d in found.cards for b in d.index_boxes] + list(found.unread)
-        score_photo(report, labels, found.cards, located)
+        score_photo(report, labels, found.cards, located_boxes(found))
     return report
 
 

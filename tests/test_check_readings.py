@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
+from benchmark_modules import load_benchmark
+
 from referee import parse_cards
 from vision.types import CardDetection, Detections
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("check_readings", ROOT / "benchmarks" / "check_readings.py")
-assert _spec is not None and _spec.loader is not None
-check_readings = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_readings)
+check_readings = load_benchmark("check_readings")
 
 # two cards laid overlapping: the 7d from x 0 to 100, the Ks over its right part from x 60 to 160
 TRUTH: dict[str, Any] = {"width": 400, "height": 300, "cards": [

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
+from benchmark_modules import load_benchmark
 
 from training.evaluate_real import SourceReport, score_photo
 from training.realsets import LabelledIndex, RealPhoto, yolo_photos
@@ -15,10 +15,7 @@ from vision.image_io import read_image
 from vision.specks import without_specks
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("real_scaled", ROOT / "benchmarks" / "real_scaled.py")
-assert _spec is not None and _spec.loader is not None
-real_scaled = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(real_scaled)
+real_scaled = load_benchmark("real_scaled")
 REAL = ROOT / "tests" / "fixtures" / "real" / "cardcounter"
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from benchmark_modules import load_benchmark
 
 from training.evaluate_real import SourceReport, score_photo
 from training.realsets import yolo_photos
@@ -17,10 +17,7 @@ from vision.tiles import crop_square
 from vision.turn import card_turn
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("real_turned", ROOT / "benchmarks" / "real_turned.py")
-assert _spec is not None and _spec.loader is not None
-real_turned = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(real_turned)
+real_turned = load_benchmark("real_turned")
 REAL = ROOT / "tests" / "fixtures" / "real" / "cardcounter"
 
 

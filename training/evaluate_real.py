@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.detector import MODELS, CardDetector
 from vision.image_io import read_image
-from vision.types import MIN_CONFIDENCE, CardDetection
+from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
 from .evaluate import edje_items
 from .realsets import Box, LabelledIndex, RealPhoto, yolo_photos
@@ -170,13 +170,17 @@ def score_photo(report: SourceReport, photo: RealPhoto, cards: tuple[CardDetecti
                                       any(lies_on(b, ix.box) for b in located for ix in ixs)))
 
 
+def located_boxes(found: Detections) -> list[Box]:
+    """Every index box the detector located in a photo: its cards' and the regions it left unread."""
+    return [b for d in found.cards for b in d.index_boxes] + list(found.unread)
+
+
 def evaluate_yolo(detector: CardDetector, folder: Path, split: str | None = None,
                   floor: float = MIN_CONFIDENCE) -> SourceReport:
     report = SourceReport(f"{folder.name}" + (f" ({split})" if split else ""))
     for photo in yolo_photos(folder, split):
         det = detector.detect(read_image(photo.path))
-        located = [b for d in det.cards for b in d.index_boxes] + list(det.unread)
-        score_photo(report, photo, det.cards, located, floor)
+        score_photo(report, photo, det.cards, located_boxes(det), floor)
     return report
 
 

@@ -29,7 +29,7 @@ from vision.image_io import read_image
 from vision.specks import without_specks
 from vision.tiles import BG_CLASS, crop_square
 
-from .evaluate_real import lies_on
+from .evaluate_real import lies_on, located_boxes
 from .realsets import Box, RealPhoto, cardcounter
 
 SHRUNK = (0.4, 0.8)  # a shrunk variant's scale (``shrunk``): the held-out photos read 0.991 -> 0.954 recall at 0.5
@@ -85,7 +85,7 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
             image = without_specks(image, detector.speckled_share)
         h, w = image.shape[:2]
         det = detector.detect(image)
-        located = [b for d in det.cards for b in d.index_boxes] + list(det.unread)
+        located = located_boxes(det)
         st = det.widened if as_read else (1.0, 1.0)
         for j, ix in enumerate(photo.indices):
             k, _ = upright_turn(detector, image, ix.box, ix.card, st)
