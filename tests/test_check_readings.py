@@ -105,3 +105,27 @@ def test_cached_readings_keep_each_cards_turn_and_read_older_caches_without_it()
     assert check_readings.card_from_json(json.loads(json.dumps(data))).turn == -6.5
     del data["turn"]  # readings cached before the turn was kept
     assert check_readings.card_from_json(data).turn is None
+
+
+def test_black_suits_taken_for_each_other_are_counted_by_rank(tmp_path: Path) -> None:
+    """A Qc read as Qs (its club and spade holding most of it, the spade more), a 7c read right, a 9s read 9s with the
+    club close but under, an As read as 4s (its black aces hold too little to count) and a read on no index: one court
+    of clubs of one taken for a spade, one number club of one right, one number spade of one right, nothing else."""
+    def card(name: str, x: float) -> dict[str, Any]:
+        return {"card": name, "corners": [[x, 0], [x + 100, 0], [x + 100, 140], [x, 140]],
+                "index": [{"box": [x + 2, 2, x + 14, 30], "visible": True}]}
+
+    def read(name: str, x: float, alternatives: dict[str, float]) -> CardDetection:
+        return CardDetection(card=parse_cards(name)[0], confidence=max(alternatives.values()),
+                             box=(x + 2, 2, x + 14, 30), index_boxes=((x + 2, 2, x + 14, 30),),
+                             alternatives=tuple((parse_cards(c)[0], p) for c, p in alternatives.items()))
+
+    truth = {"width": 800, "height": 300, "cards": [card("Qc", 0), card("7c", 150), card("9s", 300), card("As", 450)]}
+    _table(tmp_path, truth, (read("Qs", 0, {"Qs": 0.6, "Qc": 0.3}), read("7c", 150, {"7c": 0.9, "7s": 0.05}),
+                             read("9s", 300, {"9s": 0.5, "9c": 0.45}), read("4s", 450, {"4s": 0.8, "As": 0.1}),
+                             read("2h", 650, {"2h": 0.99})))
+    lean = check_readings.black_suit_lean([tmp_path])
+    assert lean[("c", "courts")] == [1, 1]
+    assert lean[("c", "number cards")] == [1, 0]
+    assert lean[("s", "number cards")] == [1, 0]
+    assert sum(n for n, _taken in lean.values()) == 3
