@@ -59,7 +59,8 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    request) does that to ``cls19``, and ``cls46`` (on request) continues ``cls44`` beside fans laid mostly tight
    too (``--tight-fan-scenes``: ``--fan 1 --tight 0.8``); ``cls47`` (on request) continues ``cls44`` beside crops of
    the real train blocks, half of them cut from the photos shrunk as a poorer camera leaves them
-   (``training.realcrops.poorer``; measured by ``benchmarks/real_scaled.py``). The last
+   (``training.realcrops.poorer``; measured by ``benchmarks/real_scaled.py``), and ``cls48`` (on request) beside
+   ``cls39``'s font-deck scenes with suits drawn from parameters. The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -390,7 +391,7 @@ def train_parser() -> argparse.ArgumentParser:
     for name, how, phases in (  # a scene set's train-family (500) and font-deck (250) scene counts
             ("held", "laid and photographed as a phone held over the table sees them (datasets.synth --held --bent "
                      "0.6, 1600-4000 px)", "cls37 and cls38"),
-            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)", "cls44, cls45 and cls47"),
+            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)", "cls44, cls45, cls47 and cls48"),
             ("tight-fan", "whose rows are laid as fans, mostly tight too (datasets.synth --fan 1 --tight 0.8)",
              "cls46")):
         ap.add_argument(f"--{name}-scenes", type=int, default=500,
@@ -400,7 +401,7 @@ def train_parser() -> argparse.ArgumentParser:
     ap.add_argument("--drawn-suit-scenes", type=int, default=1000,
                     help="scenes of procedural font decks whose suits are drawn from parameters (datasets.synth "
                          "--font-decks --drawn-suits: 100 decks of clubs, spades, hearts and diamonds of many shapes) "
-                         "for the crops of cls39 and cls40")
+                         "for the crops of cls39, cls40 and cls48")
     ap.add_argument("--debian-font-scenes", type=int, default=1000,
                     help="scenes of procedural font decks whose fonts are chosen among the Debian font packages' too "
                          "(datasets.synth --font-decks --debian-fonts: 100 decks; python -m datasets.debian_fonts "

@@ -343,6 +343,12 @@ CLS_PHASES = {
     # + 40 of 120 + 60 + 60 (cls44: 95 + 31 + 40)
     "cls47": _first_reader(3e-5, "cls44", fan_rows=True, real=True, real_crops="crops_real_shrunk",
                            real_as_read=True, real_filtered=True, real_shrunk=0.5),
+    # cls44 (models/index_cls.pt when its run is not here) continued on its own data beside the crops of
+    # --drawn-suit-scenes font-deck scenes whose suits are drawn from parameters (cls39's): the readers take the clubs
+    # of designs they never saw for spades (benchmarks/check_readings.py suits: none on the train families). On
+    # request, not shipped (session 42): the validation tables 92 + 32 + 40 + 107 of 120 + 60 + 60 + 150 (cls44: 95 +
+    # 31 + 40 + 104), the court clubs of eval_val and eval_val3 taken for spades 21 + 29 (cls44: 24 + 26)
+    "cls48": _first_reader(5e-5, "cls44", fan_rows=True, more_fonts=(DRAWN_SUIT_SCENES,)),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -389,6 +395,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls45": (1.0, 2),
     "cls46": (1.0, 2),
     "cls47": (1.0, 2),
+    "cls48": (1.0, 2),
 }
 
 
