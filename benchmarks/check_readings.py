@@ -53,6 +53,7 @@ from training.evaluate import inside_polygon
 from training.evaluate_real import Miss, contact_sheet, lies_on, reliability
 from vision.detector import MODELS, reader_temperature
 from vision.pipeline import PhotoReading, read_photo
+from vision.truth import card_of_index_at
 from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
 BLANK = np.zeros((1, 1, 3), np.uint8)  # the cached runs need no pixels
@@ -239,30 +240,18 @@ def table_misses(root: Path, path: Path, truth: dict[str, Any]) -> tuple[Counter
 SUIT_GROUPS = ("aces", "number cards", "courts")
 
 
-def index_card(card: CardDetection, truth: dict[str, Any]) -> str | None:
-    """The card whose showing index box (the truth's) holds the centre of the read's first index box, when exactly one
-    card's does: the index the read was made from."""
-    if not card.index_boxes:
-        return None
-    x1, y1, x2, y2 = card.index_boxes[0]
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    held = {c["card"] for c in truth["cards"] for ix in c.get("index", [])
-            if ix.get("visible") and ix["box"][0] <= cx <= ix["box"][2] and ix["box"][1] <= cy <= ix["box"][3]}
-    return next(iter(held)) if len(held) == 1 else None
-
-
 def black_suit_lean(dirs: list[Path]) -> dict[tuple[str, str], list[int]]:
-    """(suit, group) -> [reads, taken for the other black suit]: every cached read of a club or a spade's index (by
-    ``index_card``) whose club and spade of that rank hold at least half of its probabilities as read
-    (``CardDetection.alternatives``), taken for the other suit when the other's share of the two is the larger;
-    grouped as aces, number cards and courts. A reader's lean toward one black suit on a design it never saw shows
-    here long before it costs a table (session 42: none on the train families, the courts of clubs on the validation
-    families, the aces and number cards of clubs on the test families)."""
+    """(suit, group) -> [reads, taken for the other black suit]: every cached read of a club or a spade's index (its
+    first index box's, ``vision.truth.card_of_index_at``) whose club and spade of that rank hold at least half of its
+    probabilities as read (``CardDetection.alternatives``), taken for the other suit when the other's share of the two
+    is the larger; grouped as aces, number cards and courts. A reader's lean toward one black suit on a design it
+    never saw shows here long before it costs a table (session 42: none on the train families, the courts of clubs on
+    the validation families, the aces and number cards of clubs on the test families)."""
     out: dict[tuple[str, str], list[int]] = {(s, g): [0, 0] for s in "cs" for g in SUIT_GROUPS}
     for root in dirs:
         for _family, path, truth in tables([root]):
             for card in cached(root, path).cards:
-                shown = index_card(card, truth)
+                shown = card_of_index_at(truth, card.index_boxes[0]) if card.index_boxes else None
                 if shown is None or shown[1] not in "cs":
                     continue
                 other = shown[0] + ("s" if shown[1] == "c" else "c")

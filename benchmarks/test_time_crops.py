@@ -35,6 +35,7 @@ from training.realsets import yolo_photos
 from vision.detector import CardDetector
 from vision.image_io import read_image
 from vision.tiles import BG_CLASS, crop_square
+from vision.truth import card_of_index_at
 from vision.types import MIN_CONFIDENCE
 
 Crop = tuple[float, float, float]
@@ -66,11 +67,9 @@ def synthetic(detector: CardDetector, root: Path) -> list[Row]:
         image = read_image(root / truth["image"])
         for read in reads:
             b = read["index_boxes"][0] if read["index_boxes"] else read["box"]
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            under = {c["card"] for c in truth["cards"] for ix in c.get("index", [])
-                     if ix.get("visible") and ix["box"][0] <= cx <= ix["box"][2] and ix["box"][1] <= cy <= ix["box"][3]}
-            if len(under) == 1:
-                out.append((read_all(detector, image, tuple(b)), detector.names.index(under.pop()),
+            shown = card_of_index_at(truth, tuple(b))
+            if shown is not None:
+                out.append((read_all(detector, image, tuple(b)), detector.names.index(shown),
                             max(b[2] - b[0], b[3] - b[1])))
     return out
 

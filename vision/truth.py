@@ -19,6 +19,15 @@ def up_from_outline(outline: tuple[Point, Point, Point, Point]) -> float:
     return math.degrees(math.atan2(ux, -uy)) % 360
 
 
+def card_of_index_at(truth: dict[str, Any], box: Box) -> str | None:
+    """The card whose showing index box holds the centre of ``box`` (a read's index box), when exactly one card's
+    does: the index a read was made from."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    held = {c["card"] for c in truth["cards"] for ix in c.get("index", [])
+            if ix.get("visible") and ix["box"][0] <= cx <= ix["box"][2] and ix["box"][1] <= cy <= ix["box"][3]}
+    return next(iter(held)) if len(held) == 1 else None
+
+
 def detections_from_truth(truth: dict[str, Any]) -> list[CardDetection]:
     """One detection per card that shows at least one corner index."""
     found = []
