@@ -74,13 +74,13 @@ OTHER_FRAME_BELOW = 0.9
 # validation tables, the phone-held validation tables and the real photos turned (benchmarks/real_turned.py): see
 # the model card's "Turned cards".
 TURN_MEAN_FROM = 12.0
+TURN_ONLY_FROM = 30.0
 # An index read best as a heart or a diamond whose ink is plainly black (vision.ink) has its red readings scaled by
 # this: a strip of a spade is no diamond. On the held-out real indices covered as a tight row covers them
 # (benchmarks/real_covered.py), confident reads wrong 4 -> 3 with 80 % of the width showing and 11 -> 10 at 70 %
 # fanned 12 deg; the validation, phone-held, fan and test tables and the 86 real photos as before. Red ink is not
 # told (vision.ink: a dim webcam's red is barely redder than its black).
 RED_ON_BLACK_INK = 0.1
-TURN_ONLY_FROM = 30.0
 
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
