@@ -78,7 +78,8 @@ TURN_ONLY_FROM = 30.0
 # An index read best as a heart or a diamond whose ink is plainly black (vision.ink) has its red readings scaled by
 # this: a strip of a spade is no diamond. On the held-out real indices covered as a tight row covers them
 # (benchmarks/real_covered.py), confident reads wrong 4 -> 3 with 80 % of the width showing and 11 -> 10 at 70 %
-# fanned 12 deg; the validation, phone-held, fan and test tables and the 86 real photos as before. Red ink is not
+# fanned 12 deg, the real photos turned 20 deg 3 -> 2; the phone-held test tables 34 -> 35, the validation, fan and
+# test tables and the 86 real photos as before. Red ink is not
 # told (vision.ink: a dim webcam's red is barely redder than its black).
 RED_ON_BLACK_INK = 0.1
 
