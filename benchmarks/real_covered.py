@@ -24,16 +24,15 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from training.evaluate_real import SourceReport, located_boxes, score_photo
-from training.realcrops import upright_turn
+from training.evaluate_real import SourceReport, add_held_out_arguments, located_boxes, score_photo
+from training.realcrops import clear_of, upright_turn
 from training.realsets import Box, LabelledIndex, RealPhoto, cardcounter
-from vision.detector import MODELS, CardDetector
+from vision.detector import CardDetector
 from vision.image_io import read_image
 from vision.specks import without_specks
 from vision.types import MIN_CONFIDENCE
@@ -63,10 +62,7 @@ class Upright:
 
 
 def _clear(ix: LabelledIndex, photo: RealPhoto) -> bool:
-    m = CLEAR * ix.size
-    x0, y0, x1, y1 = ix.box
-    return not any(o is not ix and x0 - m < o.box[2] and o.box[0] < x1 + m and y0 - m < o.box[3] and o.box[1] < y1 + m
-                   for o in photo.indices)
+    return clear_of(ix.box, (o for o in photo.indices if o is not ix), CLEAR * ix.size)
 
 
 def _region(box: Box) -> tuple[int, int, int]:
@@ -140,18 +136,16 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
         if side == "right":   # the covering card's top edge level with the covered card's: the table above it
             top = max(0, round(y0 - CARD_MARGIN * (y1 - y0 + 1)))
             out[:top] = up[:top]
+            x1 = x0 + max(1, int(keep * (x1 - x0 + 1))) - 1      # what shows
         else:                 # the next row's card starts a margin left of the index, as the covered card does
             left = max(0, round(x0 - CARD_MARGIN * (y1 - y0 + 1)))
             out[:, :left] = up[:, :left]
+            y1 = y0 + max(1, int(keep * (y1 - y0 + 1))) - 1
         changed = np.abs(out.astype(np.int16) - up.astype(np.int16)).max(axis=2) > 0
         near = cv2.dilate(changed.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         soft = cv2.GaussianBlur(out, (0, 0), EDGE_BLUR)
         out[near] = soft[near]
         _square(padded, region, pad)[:] = np.rot90(out, -t.turn)
-        if side == "right":
-            x1 = x0 + max(1, int(keep * (x1 - x0 + 1))) - 1
-        else:
-            y1 = y0 + max(1, int(keep * (y1 - y0 + 1))) - 1
         labels.append(LabelledIndex(t.index.card, _from_upright(x0, x1, y0, y1, region, t.turn)))
     h, w = image.shape[:2]
     return np.ascontiguousarray(padded[pad:pad + h, pad:pad + w]), labels
@@ -180,8 +174,7 @@ def rounds(photo: RealPhoto, uprights: list[Upright]) -> list[list[Upright]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", type=Path, nargs="+", default=[MODELS], help="models folders (default: models/)")
-    ap.add_argument("--splits", nargs="+", default=["val", "test"], choices=("train", "val", "test"))
+    add_held_out_arguments(ap)
     ap.add_argument("--settings", nargs="+", default=[name for name, *_ in SETTINGS],
                     choices=[name for name, *_ in SETTINGS], metavar="SETTING", help="some of: %(choices)s")
     ap.add_argument("--misses", action="store_true", help="list each covered card not read right")

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from training.evaluate_real import SourceReport, located_boxes, score_photo
+from training.evaluate_real import SourceReport, add_held_out_arguments, located_boxes, score_photo
 from training.realcrops import shrunk_as_jpeg
 from training.realsets import LabelledIndex, RealPhoto, cardcounter
-from vision.detector import MODELS, CardDetector
+from vision.detector import CardDetector
 from vision.image_io import read_image
 from vision.specks import without_specks
 
@@ -60,8 +59,7 @@ def measure(detector: CardDetector, photos: list[RealPhoto], scale: float) -> tu
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", type=Path, nargs="+", default=[MODELS], help="models folders (default: models/)")
-    ap.add_argument("--splits", nargs="+", default=["val", "test"], choices=("train", "val", "test"))
+    add_held_out_arguments(ap)
     ap.add_argument("--scales", type=float, nargs="+", default=[1.0, 0.75, 0.6, 0.5])
     args = ap.parse_args(argv)
     if any(not 0.1 <= s <= 1.0 for s in args.scales):

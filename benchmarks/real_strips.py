@@ -34,7 +34,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import MODELS, CardDetector
+from training.evaluate_real import add_held_out_arguments
+from vision.detector import CardDetector
 from vision.join import READ_FLOOR
 from vision.tiles import BG_CLASS
 from vision.types import MIN_CONFIDENCE
@@ -103,8 +104,7 @@ def read(det: CardDetector, x: np.ndarray) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", type=Path, nargs="+", default=[MODELS], help="models folders (default: models/)")
-    ap.add_argument("--splits", nargs="+", default=["val", "test"], choices=("train", "val", "test"))
+    add_held_out_arguments(ap)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         x, cards = real_crops(args.splits, Path(tmp))

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from training.evaluate_real import SourceReport, located_boxes, score_photo
+from training.evaluate_real import SourceReport, add_held_out_arguments, located_boxes, score_photo
 from training.realsets import LabelledIndex, RealPhoto, cardcounter
 from training.train_data import box_under
-from vision.detector import MODELS, CardDetector
+from vision.detector import CardDetector
 from vision.image_io import read_image
 from vision.specks import without_specks
 
@@ -67,8 +66,7 @@ def measure(detector: CardDetector, photos: list[RealPhoto], degrees: float) -> 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", type=Path, nargs="+", default=[MODELS], help="models folders (default: models/)")
-    ap.add_argument("--splits", nargs="+", default=["val", "test"], choices=("train", "val", "test"))
+    add_held_out_arguments(ap)
     ap.add_argument("--degrees", type=float, nargs="+", default=[0.0, 20.0, 30.0, 45.0])
     args = ap.parse_args(argv)
     photos = [p for split in args.splits for p in cardcounter(split)]

@@ -272,6 +272,13 @@ def contact_sheet(misses: list[Miss], dest: Path, tile: int = 112, per_row: int 
     cv2.imwrite(str(dest), np.vstack(rows))
 
 
+def add_held_out_arguments(ap: argparse.ArgumentParser) -> None:
+    """The arguments the real-photo benchmarks share (``benchmarks/real_*.py``): the models folders they compare, and
+    the cardcounter splits they read (the held-out blocks unless told)."""
+    ap.add_argument("--models", type=Path, nargs="+", default=[MODELS], help="models folders (default: models/)")
+    ap.add_argument("--splits", nargs="+", default=["val", "test"], choices=("train", "val", "test"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.evaluate_real", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

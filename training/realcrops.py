@@ -19,6 +19,7 @@ a share of upside-down indices. Layout as ``training.train_data.build_crops``: `
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -30,7 +31,7 @@ from vision.specks import without_specks
 from vision.tiles import BG_CLASS, crop_square
 
 from .evaluate_real import lies_on, located_boxes
-from .realsets import Box, RealPhoto, cardcounter
+from .realsets import Box, LabelledIndex, RealPhoto, cardcounter
 
 SHRUNK = (0.4, 0.8)  # a shrunk variant's scale (``shrunk``): the held-out photos read 0.991 -> 0.954 recall at 0.5
 
@@ -62,9 +63,10 @@ def poorer(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return shrunk_as_jpeg(image, float(rng.uniform(*SHRUNK)), int(rng.integers(70, 96)))
 
 
-def _free(box: Box, photo: RealPhoto, margin: float) -> bool:
+def clear_of(box: Box, indices: Iterable[LabelledIndex], margin: float) -> bool:
+    """Whether ``box`` stands at least ``margin`` px clear of every one of ``indices``' boxes."""
     x1, y1, x2, y2 = box
-    for ix in photo.indices:
+    for ix in indices:
         a, b, c, d = ix.box
         if x1 < c + margin and a - margin < x2 and y1 < d + margin and b - margin < y2:
             return False
@@ -112,7 +114,7 @@ def build_real_crops(photos: list[RealPhoto], out: Path, split: str, variants: i
             size = float(sizes[rng.integers(len(sizes))]) * rng.uniform(0.7, 1.5)
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             box = (cx - size / 3, cy - size / 2, cx + size / 3, cy + size / 2)
-            if not _free(box, photo, 0.15 * size):
+            if not clear_of(box, photo.indices, 0.15 * size):
                 continue
             crop = np.ascontiguousarray(np.rot90(crop_square(image, box, stretch=st), int(rng.integers(4))))
             cv2.imwrite(str(out / split / BG_CLASS / f"{photo.path.stem}_bg{made}.jpg"), crop,

@@ -79,8 +79,8 @@ TURN_ONLY_FROM = 30.0
 # this: a strip of a spade is no diamond. On the held-out real indices covered as a tight row covers them
 # (benchmarks/real_covered.py), confident reads wrong 4 -> 3 with 80 % of the width showing and 11 -> 10 at 70 %
 # fanned 12 deg, the real photos turned 20 deg 3 -> 2; the phone-held test tables 34 -> 35, the validation, fan and
-# test tables and the 86 real photos as before. Red ink is not
-# told (vision.ink: a dim webcam's red is barely redder than its black).
+# test tables and the 86 real photos as before. Red ink is not told (vision.ink: a dim webcam's red is barely redder
+# than its black).
 RED_ON_BLACK_INK = 0.1
 
 F32 = npt.NDArray[np.float32]
@@ -158,7 +158,8 @@ class CardDetector:
             raise ValueError(f"{models / SECOND_READER} reads other classes than {models / CLS_MODEL}")
         self.bg = self.names.index(BG_CLASS) if BG_CLASS in self.names else -1
         self.ink = True             # a red read of plainly black ink weighed down (RED_ON_BLACK_INK)
-        self._red = np.array([len(n) == 2 and n[1] in "hd" for n in self.names])
+        self._is_card = np.array([n != BG_CLASS for n in self.names])
+        self._red = np.array([n != BG_CLASS and Card.parse(n).suit.is_red for n in self.names])
         self.temperature = reader_temperature(models)
         self.det_conf = det_conf
         self.cls_conf = cls_conf
@@ -423,9 +424,8 @@ class CardDetector:
     def _black_ink(self, image: npt.NDArray[np.uint8], boxes: F32, probs: F32) -> None:
         """Scale the red readings (``RED_ON_BLACK_INK``) of each index read best as a heart or a diamond whose ink is
         plainly black (``vision.ink.plainly_black``), in place."""
-        cards = np.where(self.bg >= 0, np.arange(probs.shape[2]) != self.bg, True)
         for i, b in enumerate(boxes):
-            best = int(np.argmax(np.where(cards, probs[i], -1.0)) % probs.shape[2])
+            best = int(np.argmax(np.where(self._is_card, probs[i], -1.0)) % probs.shape[2])
             if self._red[best] and plainly_black(image, (float(b[0]), float(b[1]), float(b[2]), float(b[3]))):
                 probs[i][:, self._red] *= RED_ON_BLACK_INK
 
