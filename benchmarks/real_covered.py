@@ -16,7 +16,9 @@ the detector. The label of a covered index becomes the box of what shows, as a p
 
 Printed per models folder and setting: the covered cards, recall, the labelled indices stage 1 located, and of the
 reads lying on a covered card, those at or above the confidence floor (0.85) that are wrong, as
-``training.evaluate_real`` counts them. ``whole`` reads the same cards uncovered.
+``training.evaluate_real`` counts them, and how many of those took the rank of the covering card's own index (it
+lies just past the strip, in the readers' crop too). ``whole`` reads the same cards uncovered. ``--misses`` lists
+each covered card not read right, with the cards covering it.
 """
 
 from __future__ import annotations
@@ -151,6 +153,16 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
     return np.ascontiguousarray(padded[pad:pad + h, pad:pad + w]), labels
 
 
+def took_covering_rank(truth: str, read: str | None, covering: set[str]) -> bool:
+    """Whether a covered card ``truth`` read as ``read`` took its rank from one of the ``covering`` cards (whose own
+    index lies just past the strip) instead of its own.
+
+    >>> [took_covering_rank("Ad", read, {"Kc"}) for read in ("Kd", "As", None)], took_covering_rank("Kd", "Ks", {"Kc"})
+    ([True, False, False], False)
+    """
+    return read is not None and read[0] != truth[0] and read[0] in {c[0] for c in covering}
+
+
 def rounds(photo: RealPhoto, uprights: list[Upright]) -> list[list[Upright]]:
     """The photo's coverable cards (every labelled index of the card clear of the others) in groups far enough
     apart that no covering reaches another group member's index."""
@@ -198,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             if name not in args.settings:
                 continue
             report = SourceReport(name)
+            under: dict[tuple[str, str], set[str]] = {}   # (photo, covered card) -> the covering cards
             for i, (photo, image) in enumerate(zip(photos, images, strict=True)):
                 donors = [(images[u.photo], u) for u in pool if u.photo != i and u.index.card not in photo.cards]
                 for g, group in enumerate(plan[i]):
@@ -205,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                         rng = np.random.default_rng(1000 * k + 10 * i + g)
                         picks = [donors[int(j)] for j in rng.choice(len(donors), size=len(group), replace=False)]
                         seen, labels = covered(image, group, picks, side, keep, slant, seed=1000 * k + 10 * i + g)
+                        for u, (_, donor) in zip(group, picks, strict=True):
+                            under.setdefault((photo.path.name, u.index.card), set()).add(donor.index.card)
                     else:
                         seen, labels = image, [u.index for u in group]
                     found = detector.detect(seen)
@@ -213,10 +228,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{str(models)[-28:]:<28} {name:<24} {report.cards:>6} {report.found / max(report.cards, 1):>7.3f} "
                   f"{report.indices_located:>4}/{report.indices:<4} {report.confident_wrong:>9} of {sure:<6}",
                   flush=True)
+            borrowed = [m for m in report.misses if m.confidence >= MIN_CONFIDENCE
+                        and took_covering_rank(m.truth, m.read, under.get((m.photo.name, m.truth), set()))]
+            if side and report.confident_wrong:
+                print(f"{'':<28} {'':<24} of the confident reads wrong, {len(borrowed)} read the covering card's rank")
             if args.misses:
                 for m in report.misses:
+                    covering = ", ".join(sorted(under.get((m.photo.name, m.truth), set())))
                     print(f"    {m.photo.name[:40]} {m.truth} read {m.read or '-'} {m.confidence:.2f}"
-                          f"{'' if m.found_by_stage1 else ' (not located)'}")
+                          f"{'' if m.found_by_stage1 else ' (not located)'}"
+                          f"{f'  covered by {covering}' if covering else ''}")
     return 0
 
 

@@ -59,3 +59,14 @@ def test_the_cards_covered_together_stand_apart() -> None:
     ups = [real_covered.Upright(0, ix, 0) for ix in photo.indices]
     groups = real_covered.rounds(photo, ups)
     assert sorted(sorted(u.index.card for u in g) for g in groups) == [["2c", "As"], ["Kd"]]
+
+
+def test_a_misread_that_took_the_covering_cards_rank_is_told_from_one_of_its_own_rank() -> None:
+    """An Ad under a Kc read Kd took the covering card's rank; read As (its own rank, the suit wrong), Qd (a rank
+    no covering card has) or not at all, it did not."""
+    assert real_covered.took_covering_rank("Ad", "Kd", {"Kc"})
+    assert real_covered.took_covering_rank("Ad", "Kd", {"7s", "Kc"})
+    assert not real_covered.took_covering_rank("Ad", "As", {"Kc"})
+    assert not real_covered.took_covering_rank("Ad", "Qd", {"Kc"})
+    assert not real_covered.took_covering_rank("Ad", None, {"Kc"})
+    assert not real_covered.took_covering_rank("Kd", "Ks", {"Kc"})
