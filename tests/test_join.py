@@ -255,3 +255,38 @@ def test_a_card_keeps_the_turn_measured_around_its_index() -> None:
                      probs=probs(Kd=0.99))
     cards = {str(c.card): c for c in join_indices([turned, plain], NAMES)}
     assert cards["Ac"].turn == 7.5 and cards["Kd"].turn is None
+
+
+FOURS = ["4c", "4d", "4h", "4s", "Kd", "zz_bg"]
+
+
+def _fours_read(box: Box, **p: float) -> IndexHit:
+    v = np.zeros(len(FOURS), np.float32)
+    for name, value in p.items():
+        v[FOURS.index(name)] = value
+    return IndexHit(box=box, det_score=0.7, card=FOURS[int(np.argmax(v))], cls_prob=float(v.max()), glyph_up=0.0,
+                    probs=v)
+
+
+def test_a_strip_whose_rank_is_clear_but_not_its_suit_is_an_unsure_card_of_that_rank() -> None:
+    # A tight row's strip: the 4 plain, its suit a sliver (4c 0.40, 4s 0.35, 4d 0.15: the rank 0.9 probable).
+    strip = _fours_read(_at(500, 700), **{"4c": 0.40, "4s": 0.35, "4d": 0.15, "Kd": 0.05})
+    [card] = join_indices([strip], FOURS)
+    assert str(card.card) == "4c"
+    assert abs(card.confidence - 0.40) < 1e-6 and card.confidence < MIN_CONFIDENCE
+    assert {str(c) for c, _ in card.alternatives} >= {"4c", "4s", "4d"}   # what the referee tries it as
+
+
+def test_a_strip_of_no_clear_rank_stays_unread() -> None:
+    # 4c 0.40, Kd 0.35: the reader does not know the rank either.
+    assert join_indices([_fours_read(_at(500, 700), **{"4c": 0.40, "4s": 0.1, "Kd": 0.35})], FOURS) == []
+
+
+def test_a_strip_takes_the_likeliest_free_identity_of_its_rank_without_the_deck_making_it_sure() -> None:
+    # 4c is another card's: the strip is the 4s, still only 0.35 probable (not 0.35 / 0.6 of what is left).
+    sure = _fours_read(_at(100, 100), **{"4c": 0.97})
+    strip = _fours_read(_at(500, 700), **{"4c": 0.40, "4s": 0.35, "4d": 0.15, "Kd": 0.05})
+    cards = {str(c.card): c for c in join_indices([sure, strip], FOURS)}
+    assert set(cards) == {"4c", "4s"}
+    assert abs(cards["4s"].confidence - 0.35) < 1e-6
+    assert cards["4s"].index_boxes == (strip.box,)

@@ -1,7 +1,7 @@
 """From classified corner indices to physical cards, each read once.
 
 A card shows up to two corner indices (top-left and, turned half round, bottom-right).
-Five steps, each a function:
+Six steps, each a function:
 
 1. ``pair_indices``: two indices whose card-outline estimates coincide and whose glyphs
    face opposite ways are the two corners of one card; their class probabilities are
@@ -34,6 +34,11 @@ Five steps, each a function:
    its probabilities without the identities the other cards hold, shared with each swap of
    identities with another card that the two readings allow (two cards read crosswise, a 9c
    and a 9s each read as the other's identity, are not made sure by each other).
+6. ``by_rank``: an index still left below the reading threshold whose rank is clear over its
+   four suits (``RANK_FLOOR``), a tight row's strip with its suit a sliver, is a card of that
+   rank too: the likeliest identity of the rank no card holds, at its own probability as
+   read, so it shows as unsure and the referee tries it as each suit it may be. It is left
+   out of the deck's weighing of the others: a guess at a suit makes no other card surer.
 
 >>> import numpy as np
 >>> names = ["Ac", "4c", "Kd"]
@@ -46,7 +51,7 @@ Five steps, each a function:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -75,6 +80,12 @@ READ_FLOOR = 0.45    # an index read at least this probable is a card on its own
 #   settles 82 + 119 -> 86 + 125 of the 120 + 200 validation tables, 0 wrong, and finds 95 -> 97 of the 104 real
 #   val cards, confident wrong 2 either way; 0.40: 84 + 123, 98)
 MAX_ALTERNATIVES = 16  # the likeliest identities a card keeps as read (CardDetection.alternatives)
+# An index read below READ_FLOOR whose rank is at least RANK_FLOOR probable over its four suits (its best identity at
+# least RANK_READ_MIN) is a card all the same, read unsurely (``by_rank``): a tight row's strip shows its rank and a
+# sliver of its suit, and a card whose suit changes nothing settles (vision.unsure) where a card left unread stops
+# the table. Such a card never counts as sure and is left out of the deck's weighing of the others.
+RANK_FLOOR = 0.9
+RANK_READ_MIN = 0.2
 ELIMINATION_FLOOR = 0.95  # a weaker index becomes a card when one unclaimed identity is this probable
 #   (with READ_FLOOR 0.45: 0.98 -> 0.95 settles 85 + 124 -> 86 + 125 validation tables, 0 wrong, real val the same;
 #   at 0.55 it was 0.98: on validation-family tables 0.85-0.98 settled the same tables, the surest won)
@@ -428,6 +439,33 @@ def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]
     return out
 
 
+def by_rank(weak: list[CardRead], claimed: set[str], names: list[str]) -> list[tuple[CardRead, float]]:
+    """The weak reads whose rank is clear though their identity is not: the rank's probabilities summed over its
+    suits at least ``RANK_FLOOR``, the best identity at least ``RANK_READ_MIN``. Each is read as the likeliest identity
+    of that rank no card in ``claimed`` (or an earlier one of these) holds, given with that identity's probability as
+    read; most probable first. A read whose rank's every identity is claimed is left out."""
+    out: list[tuple[CardRead, float]] = []
+    taken = set(claimed)
+    for read in sorted(weak, key=lambda r: -float(np.max(r.probs)) if r.probs is not None else 0.0):
+        if read.probs is None or float(np.max(read.probs)) < RANK_READ_MIN:
+            continue
+        mass: dict[str, float] = {}
+        for name, p in zip(names, read.probs, strict=True):
+            if name != BG_CLASS:
+                mass[name[0]] = mass.get(name[0], 0.0) + float(p)
+        rank, sure = max(mass.items(), key=lambda kv: kv[1])
+        if sure < RANK_FLOOR:
+            continue
+        free = [(float(p), name) for name, p in zip(names, read.probs, strict=True)
+                if name != BG_CLASS and name[0] == rank and name not in taken]
+        if not free:
+            continue
+        prob, read.card = max(free)
+        taken.add(read.card)
+        out.append((read, prob))
+    return out
+
+
 def _swap_odds(a: F32, b: F32, ia: int, ib: int) -> float:
     """How much likelier two cards' identities are each other's than as read: a's reading of b's identity
     times b's of a's, over the two as read (``a`` and ``b``: probabilities as read; ``ia``, ``ib``: the
@@ -486,9 +524,14 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
     weak = [r for r in pair_indices([h for h in hits if h.cls_prob < read_floor], names, four_index)
             if _apart_from(r, reads)]
     read_as = {id(r): r.probs for r in reads + weak}
-    reads += by_elimination(weak, reads, names)
-    reads = weighed_by_deck(reads, names)
-    cards = with_deck_proportions([to_detection(r, names, read_as[id(r)]) for r in reads])
+    taken = by_elimination(weak, reads, names)
+    reads = weighed_by_deck(reads + taken, names)
+    cards = [to_detection(r, names, read_as[id(r)]) for r in reads]
+    left = [r for r in weak if all(r is not t for t in taken)]
+    for read, prob in by_rank(left, {r.card for r in reads}, names):
+        card = to_detection(read, names, read_as[id(read)])
+        cards.append(replace(card, confidence=min(card.confidence, prob)))
+    cards = with_deck_proportions(cards)
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
 
@@ -496,10 +539,13 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
 __all__ = [
     "ALT_FLOOR",
     "ELIMINATION_FLOOR",
+    "RANK_FLOOR",
+    "RANK_READ_MIN",
     "READ_FLOOR",
     "CardRead",
     "IndexHit",
     "by_elimination",
+    "by_rank",
     "four_index_deck",
     "join_indices",
     "one_deck",
