@@ -64,7 +64,10 @@ def real_crops(splits: list[str], work: Path) -> tuple[np.ndarray, list[str]]:
         for f in sorted((work / split).glob("*/*.jpg")):
             if f.parent.name == BG_CLASS:
                 continue
-            images.append(cv2.imread(str(f)).transpose(2, 0, 1))
+            image = cv2.imread(str(f))
+            if image is None:
+                raise SystemExit(f"{f}: not readable as an image")
+            images.append(image.transpose(2, 0, 1))
             cards.append(f.parent.name)
     return np.ascontiguousarray(np.stack(images)), cards
 
@@ -99,7 +102,7 @@ def read(det: CardDetector, x: np.ndarray) -> np.ndarray:
     would choose (``CardDetector.read_crops``: the first reader, the second's opinion where the first is unsure)."""
     probs = det.read_crops([np.ascontiguousarray((c.transpose(1, 2, 0) * 255).round().astype(np.uint8)) for c in x])
     turn = det._best_card(probs).argmax(axis=1)
-    return probs[np.arange(len(x)), turn]
+    return np.asarray(probs[np.arange(len(x)), turn])
 
 
 def main(argv: list[str] | None = None) -> int:

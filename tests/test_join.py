@@ -290,3 +290,13 @@ def test_a_strip_takes_the_likeliest_free_identity_of_its_rank_without_the_deck_
     assert set(cards) == {"4c", "4s"}
     assert abs(cards["4s"].confidence - 0.35) < 1e-6
     assert cards["4s"].index_boxes == (strip.box,)
+
+
+def test_two_weak_corners_agreeing_on_a_rank_are_left_to_the_deck() -> None:
+    # A tight row's strip shows one corner; two corners of one card each read weakly (a court's artwork, a pip pair on
+    # a single-card photo read so) stay as they were: no card unless one deck makes it clear (by_elimination).
+    p = {"4c": 0.40, "4s": 0.35, "4d": 0.15, "Kd": 0.05}
+    a = _fours_read(TL, **p)
+    b = _fours_read(twin_box(TL), **p)
+    b = IndexHit(box=b.box, det_score=b.det_score, card=b.card, cls_prob=b.cls_prob, glyph_up=180.0, probs=b.probs)
+    assert join_indices([a, b], FOURS) == []

@@ -34,8 +34,8 @@ Six steps, each a function:
    its probabilities without the identities the other cards hold, shared with each swap of
    identities with another card that the two readings allow (two cards read crosswise, a 9c
    and a 9s each read as the other's identity, are not made sure by each other).
-6. ``by_rank``: an index still left below the reading threshold whose rank is clear over its
-   four suits (``RANK_FLOOR``), a tight row's strip with its suit a sliver, is a card of that
+6. ``by_rank``: a lone index still left below the reading threshold whose rank is clear over
+   its four suits (``RANK_FLOOR``), a tight row's strip with its suit a sliver, is a card of that
    rank too: the likeliest identity of the rank no card holds, at its own probability as
    read, so it shows as unsure and the referee tries it as each suit it may be. It is left
    out of the deck's weighing of the others: a guess at a suit makes no other card surer.
@@ -80,10 +80,10 @@ READ_FLOOR = 0.45    # an index read at least this probable is a card on its own
 #   settles 82 + 119 -> 86 + 125 of the 120 + 200 validation tables, 0 wrong, and finds 95 -> 97 of the 104 real
 #   val cards, confident wrong 2 either way; 0.40: 84 + 123, 98)
 MAX_ALTERNATIVES = 16  # the likeliest identities a card keeps as read (CardDetection.alternatives)
-# An index read below READ_FLOOR whose rank is at least RANK_FLOOR probable over its four suits (its best identity at
-# least RANK_READ_MIN) is a card all the same, read unsurely (``by_rank``): a tight row's strip shows its rank and a
-# sliver of its suit, and a card whose suit changes nothing settles (vision.unsure) where a card left unread stops
-# the table. Such a card never counts as sure and is left out of the deck's weighing of the others.
+# A lone index read below READ_FLOOR whose rank is at least RANK_FLOOR probable over its four suits (its best
+# identity at least RANK_READ_MIN) is a card all the same, read unsurely (``by_rank``): a tight row's strip shows its
+# rank and a sliver of its suit, and a card whose suit changes nothing settles (vision.unsure) where a card left
+# unread stops the table. Such a card never counts as sure and is left out of the deck's weighing of the others.
 RANK_FLOOR = 0.9
 RANK_READ_MIN = 0.2
 ELIMINATION_FLOOR = 0.95  # a weaker index becomes a card when one unclaimed identity is this probable
@@ -440,14 +440,16 @@ def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]
 
 
 def by_rank(weak: list[CardRead], claimed: set[str], names: list[str]) -> list[tuple[CardRead, float]]:
-    """The weak reads whose rank is clear though their identity is not: the rank's probabilities summed over its
-    suits at least ``RANK_FLOOR``, the best identity at least ``RANK_READ_MIN``. Each is read as the likeliest identity
+    """The weak reads of a lone corner whose rank is clear though their identity is not: the rank's probabilities
+    summed over its suits at least ``RANK_FLOOR``, the best identity at least ``RANK_READ_MIN`` (a tight row's strip
+    shows one corner; two corners each read weakly, a court's artwork on a photo of one card among them, are left to
+    ``by_elimination``). Each is read as the likeliest identity
     of that rank no card in ``claimed`` (or an earlier one of these) holds, given with that identity's probability as
     read; most probable first. A read whose rank's every identity is claimed is left out."""
     out: list[tuple[CardRead, float]] = []
     taken = set(claimed)
     for read in sorted(weak, key=lambda r: -float(np.max(r.probs)) if r.probs is not None else 0.0):
-        if read.probs is None or float(np.max(read.probs)) < RANK_READ_MIN:
+        if read.probs is None or len(read.members) > 1 or read.extra or float(np.max(read.probs)) < RANK_READ_MIN:
             continue
         mass: dict[str, float] = {}
         for name, p in zip(names, read.probs, strict=True):
