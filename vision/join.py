@@ -51,7 +51,7 @@ Six steps, each a function:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -443,14 +443,15 @@ def by_elimination(weak: list[CardRead], cards: list[CardRead], names: list[str]
     return out
 
 
-def by_rank(weak: list[CardRead], claimed: set[str], names: list[str]) -> list[tuple[CardRead, float]]:
+def by_rank(weak: list[CardRead], claimed: set[str], names: list[str]) -> list[CardRead]:
     """The weak reads of a lone corner whose rank is clear though their identity is not: the rank's probabilities
     (a name's first letter) summed over its suits at least ``RANK_FLOOR``, the best identity at least
     ``RANK_READ_MIN``. A tight row's strip shows one corner; two corners each read weakly (a court's artwork on a
     photo of one card among them) are left to ``by_elimination``. Each is read as the likeliest identity of that
-    rank no card in ``claimed`` (or an earlier one of these) holds, given with that identity's probability as read;
-    most probable first. A read whose rank's every identity is claimed is left out."""
-    out: list[tuple[CardRead, float]] = []
+    rank no card in ``claimed`` (or an earlier one of these) holds, its probabilities left as read (so its confidence
+    is that identity's probability as read); most probable first. A read whose rank's every identity is claimed is
+    left out."""
+    out: list[CardRead] = []
     taken = set(claimed)
     for read in sorted(weak, key=lambda r: -float(np.max(r.probs)) if r.probs is not None else 0.0):
         if read.probs is None or len(read.members) > 1 or read.extra or float(np.max(read.probs)) < RANK_READ_MIN:
@@ -466,9 +467,9 @@ def by_rank(weak: list[CardRead], claimed: set[str], names: list[str]) -> list[t
                 if name != BG_CLASS and name[0] == rank and name not in taken]
         if not free:
             continue
-        prob, read.card = max(free)
+        read.card = max(free)[1]
         taken.add(read.card)
-        out.append((read, prob))
+        out.append(read)
     return out
 
 
@@ -533,10 +534,9 @@ def join_indices(hits: list[IndexHit], names: list[str], read_floor: float = REA
     taken = by_elimination(weak, reads, names)
     reads = weighed_by_deck(reads + taken, names)
     cards = [to_detection(r, names, read_as[id(r)]) for r in reads]
-    left = [r for r in weak if all(r is not t for t in taken)]
-    for read, prob in by_rank(left, {r.card for r in reads}, names):
-        card = to_detection(read, names, read_as[id(read)])
-        cards.append(replace(card, confidence=min(card.confidence, prob)))
+    done = {id(r) for r in taken}
+    left = [r for r in weak if id(r) not in done]
+    cards += [to_detection(r, names, read_as[id(r)]) for r in by_rank(left, {r.card for r in reads}, names)]
     cards = with_deck_proportions(cards)
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
