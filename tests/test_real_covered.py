@@ -9,9 +9,11 @@ import pytest
 from benchmark_modules import load_benchmark
 
 from training.realsets import LabelledIndex, RealPhoto
+from vision.detector import CardDetector
 
 pytest.importorskip("torch")  # the covering card is training.neighbours.cut_one's, which works on tensors
 real_covered = load_benchmark("real_covered")
+realcover = pytest.importorskip("training.realcover")
 
 
 def _photo_with_an_index(turn: int, ink: int = 20) -> tuple[np.ndarray, object]:
@@ -25,7 +27,7 @@ def _photo_with_an_index(turn: int, ink: int = 20) -> tuple[np.ndarray, object]:
     img = np.ascontiguousarray(np.rot90(up, -turn))
     ys, xs = np.nonzero(img[:, :, 0] == ink)
     box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-    return img, real_covered.Upright(0, LabelledIndex("As", box), turn)
+    return img, realcover.Upright(0, LabelledIndex("As", box), turn)
 
 
 @pytest.mark.parametrize("turn", [0, 1, 2, 3])
@@ -35,7 +37,7 @@ def test_a_card_covered_from_its_right_shows_the_left_of_its_index_labelled_as_w
     covered by the donor card (its paper, and its own index, a lighter grey here, just past its edge)."""
     img, target = _photo_with_an_index(turn)
     donor_img, donor = _photo_with_an_index(0, ink=120)
-    out, labels = real_covered.covered(img, [target], [(donor_img, donor)], "right", 0.6, 0.0, seed=1)
+    out, labels = realcover.covered(img, [target], [(donor_img, donor)], "right", 0.6, 0.0, seed=1)
     (label,) = labels
     x0, y0, x1, y1 = target.index.box
     lx0, ly0, lx1, ly1 = label.box
@@ -47,7 +49,7 @@ def test_a_card_covered_from_its_right_shows_the_left_of_its_index_labelled_as_w
     assert strip.max() <= 40                     # the ink that shows is untouched (but for the soft edge)
     index = out[int(y0):int(y1), int(x0):int(x1)].astype(float)
     assert (index > 60).mean() > 0.3             # the covered part of the ink is the donor card now
-    region = real_covered._region(target.index.box)
+    region = realcover.region_of(target.index.box)
     assert np.array_equal(out[:region[1] - 1], img[:region[1] - 1])  # outside the edited square nothing changed
 
 
@@ -56,8 +58,8 @@ def test_the_cards_covered_together_stand_apart() -> None:
     photo = RealPhoto(Path("x.jpg"), (LabelledIndex("As", (10.0, 10.0, 20.0, 30.0)),
                                       LabelledIndex("Kd", (40.0, 10.0, 50.0, 30.0)),
                                       LabelledIndex("2c", (400.0, 400.0, 410.0, 420.0))))
-    ups = [real_covered.Upright(0, ix, 0) for ix in photo.indices]
-    groups = real_covered.rounds(photo, ups)
+    ups = [realcover.Upright(0, ix, 0) for ix in photo.indices]
+    groups = realcover.rounds(photo, ups)
     assert sorted(sorted(u.index.card for u in g) for g in groups) == [["2c", "As"], ["Kd"]]
 
 
@@ -70,3 +72,46 @@ def test_a_misread_that_took_the_covering_cards_rank_is_told_from_one_of_its_own
     assert not real_covered.took_covering_rank("Ad", "Qd", {"Kc"})
     assert not real_covered.took_covering_rank("Ad", None, {"Kc"})
     assert not real_covered.took_covering_rank("Kd", "Ks", {"Kc"})
+
+
+def test_a_strip_showing_little_of_its_index_ink_is_told_from_one_a_person_reads() -> None:
+    """``ink_shown``: the share of an index's ink inside the strip that shows. The training crops of covered real
+    indices leave out strips under ``MIN_INK_SHOWN`` (a "10" covered down to the thin "1")."""
+    img = np.full((60, 60, 3), 230, np.uint8)
+    img[10:40, 10:14] = 20          # a thin stroke
+    img[10:40, 20:32] = 20          # a wide one: 4 of 16 ink columns are the thin stroke's
+    whole = (10.0, 10.0, 32.0, 40.0)
+    assert realcover.ink_shown(img, whole, whole) == pytest.approx(1.0)
+    assert realcover.ink_shown(img, whole, (10.0, 10.0, 16.0, 40.0)) == pytest.approx(0.25)
+    assert realcover.ink_shown(img, whole, (10.0, 10.0, 16.0, 40.0)) < realcover.MIN_INK_SHOWN
+    assert realcover.ink_shown(img, whole, (10.0, 10.0, 26.0, 40.0)) == pytest.approx(0.625)
+    assert realcover.ink_shown(img, whole, (10.0, 10.0, 32.0, 25.0)) == pytest.approx(0.5)
+    blank = np.full((60, 60, 3), 230, np.uint8)
+    assert realcover.ink_shown(blank, whole, whole) == 0.0
+
+
+@pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed")
+def test_the_training_crops_of_covered_cards_are_filed_under_the_cards_covered(tmp_path: Path) -> None:
+    """Two photos of two cards each (each photo's covering cards are the other's): every crop is the reader's 64 px
+    square filed under a card of its own photo, and every card gives crops."""
+    import cv2
+
+    photos = []
+    for name, cards in (("a", ("As", "Kd")), ("b", ("7c", "Qh"))):
+        img = np.full((300, 400, 3), 90, np.uint8)
+        boxes = []
+        for x in (40, 240):
+            img[50:250, x:x + 120] = 235
+            img[70:118, x + 14:x + 20] = 30     # the index's ink: two strokes
+            img[70:118, x + 30:x + 38] = 30
+            boxes.append((x + 14.0, 70.0, x + 38.0, 118.0))
+        cv2.imwrite(str(tmp_path / f"{name}.png"), img)
+        photos.append(RealPhoto(tmp_path / f"{name}.png",
+                                tuple(LabelledIndex(c, b) for c, b in zip(cards, boxes, strict=True))))
+    n = realcover.build_covered_crops(photos, tmp_path / "crops", "train", copies=2, variants=2, seed=3)
+    files = sorted((tmp_path / "crops" / "train").glob("*/*.jpg"))
+    assert n == len(files) > 0
+    for f in files:
+        assert f.parent.name in next(p for p in photos if f.stem.startswith(p.path.stem)).cards
+        assert cv2.imread(str(f)).shape == (64, 64, 3)
+    assert {f.parent.name for f in files} == {"As", "Kd", "7c", "Qh"}

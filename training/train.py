@@ -95,6 +95,7 @@ from .train_data import (
     build_tiles,
     class_dirs,
     ensure_bent_scenes,
+    ensure_covered_crops,
     ensure_fan_scenes,
     ensure_font_scenes,
     ensure_foreign_scenes,
@@ -271,6 +272,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
         val_more.append(ensure_real_crops(work / phase.real_crops, 0, args.real_photos, phase.real_variants,
                                           phase.real_as_read, phase.real_filtered, phase.real_shrunk))
         more.append(work / phase.real_crops)
+    if phase.real_covered:
+        more.append(ensure_covered_crops(work / "crops_real_covered", seed + 18, args.real_photos))
     init = args.cls_init if phase.init is None else _start(  # or the weights of its export (training.recover)
         name, phase.init, _cls_run(runs, phase.init, args) / "best.pt", Path(CLS_PHASES[phase.init].exports_as).stem
         + ".pt")

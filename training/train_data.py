@@ -447,6 +447,21 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
             real_tiles(val, out, "val", 4, seed + 1, tile, scale_range=(0.8, 1.6)))
 
 
+def ensure_covered_crops(out: Path, seed: int, photos: int | None = None) -> Path:
+    """Reader crops of cardcounter's train split with its cards covered in the photo as a tight row's or a fan's next
+    card covers them (``training.realcover.build_covered_crops``), made once; ``photos``: only the first so many."""
+    from .realcover import build_covered_crops
+    from .realsets import CARDCOUNTER, cardcounter
+
+    if not (CARDCOUNTER / "images").is_dir():
+        raise SystemExit(f"the real photos {CARDCOUNTER} are not beside the checkout: this phase trains on them")
+    done = out / ".done_train"
+    if not done.exists():
+        done.write_text(str(build_covered_crops(cardcounter("train")[:photos], out, "train", seed=seed)))
+    log(f"{out.name}/train: {done.read_text()} crops of real photos, cards covered in them")
+    return out
+
+
 def ensure_real_crops(out: Path, seed: int, photos: int | None = None, variants: int = 12,
                       as_read: bool = False, filtered: bool = False, shrunk: float = 0.0) -> Path:
     """Reader crops of the real photos (``training.realcrops``): cardcounter's train split for training

@@ -91,6 +91,8 @@ class ClsPhase:
     #                        (train_data.build_fanned_crops: FAN_DEG from a quarter turn, as a fan's cards lie)
     fan_rows: bool = False  # also the crops of the --fan-scenes / --fan-font-scenes scenes: every row laid as a fan
     #                         (datasets.synth --fan 1: each next card turned 3-10 deg further), readable strips too
+    real_covered: bool = False  # also crops of the real train blocks with cards covered in the photo as a tight row's
+    #                             or a fan's next card covers them (training.realcover), down to strips a person reads
     tight_fans: bool = False  # also the crops of --tight-fan-scenes / --tight-fan-font-scenes scenes: the fans laid
     #                           mostly tight too (datasets.synth --fan 1 --tight 0.8: strips of the covered indices)
 
@@ -349,6 +351,12 @@ CLS_PHASES = {
     # request, not shipped (session 42): the validation tables 92 + 32 + 40 + 107 of 120 + 60 + 60 + 150 (cls44: 95 +
     # 31 + 40 + 104), the court clubs of eval_val and eval_val3 taken for spades 21 + 29 (cls44: 24 + 26)
     "cls48": _first_reader(5e-5, "cls44", fan_rows=True, more_fonts=(DRAWN_SUIT_SCENES,)),
+    # cls44 (models/index_cls.pt when its run is not here) continued on its own data beside crops of the real train
+    # blocks whose cards are covered in the photo down to strips, as the next card of a tight row or fan covers them
+    # (training.realcover: a real index of another photo as the covering card's, just past its edge), cut around the
+    # labelled strip and stage 1's box on it: benchmarks/real_covered.py's held-out strips read 10 of 93 confident
+    # reads wrong when fanned, 3 of them taking the covering card's rank
+    "cls49": _first_reader(3e-5, "cls44", fan_rows=True, real_covered=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -396,6 +404,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls46": (1.0, 2),
     "cls47": (1.0, 2),
     "cls48": (1.0, 2),
+    "cls49": (1.0, 2),
 }
 
 
