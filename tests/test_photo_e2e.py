@@ -81,17 +81,23 @@ def test_fixture_missing_card_that_matters_names_its_row() -> None:
 
 
 def test_a_hand_not_found_at_all_stops_the_round_when_the_players_are_known() -> None:
-    # three play; glare washes out the top player's cards so that not one index of them is found. The photo alone
-    # shows two hands, read as a round of two (no photo can show a hand it does not show); told that three play,
-    # the referee does not score it
+    # three play; glare washes out the top player's cards so that of its 13 only one index is found (a 4c, read
+    # surely: it lies apart from the two hands found, and that alone stops the photo). The photo shows two hands, read
+    # as a round of two (no photo can show a hand it does not show); told that three play, the referee says a hand
+    # may not have been found; told that two play, it says nothing of the count
     photo = FIXTURES / "hand_washed_out.jpg"
     alone = read_photo(photo, load_ruleset("classic"), detector=detector())
     assert sorted(s.seat for s in alone.layout.seats) == ["left", "right"]
+    assert alone.settlement is None
+    assert [(p.kind, p.message) for p in alone.problems if p.blocking] == [
+        ("unassigned_card", "4c lies apart from every player's cards")]
     told = read_photo(photo, load_ruleset("classic"), detector=detector(), players=3)
     assert told.settlement is None
     assert [(p.kind, p.message) for p in told.problems if p.blocking] == [
+        ("unassigned_card", "4c lies apart from every player's cards"),
         ("player_count", "found 2 players' cards; 3 play: a hand may not have been found (glare, outside the photo)")]
-    assert read_photo(photo, load_ruleset("classic"), detector=detector(), players=2).settlement is not None
+    two = read_photo(photo, load_ruleset("classic"), detector=detector(), players=2)
+    assert [p.kind for p in two.problems if p.blocking] == ["unassigned_card"]
 
 
 def test_the_cards_of_a_photo_carry_their_measured_turn() -> None:
@@ -109,7 +115,8 @@ def test_cli_photo_players(tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert done.returncode == 3  # read, not scored
     data = json.loads(done.stdout)
-    assert data["round"] is None and [p["kind"] for p in data["problems"] if p["blocking"]] == ["player_count"]
+    assert data["round"] is None
+    assert [p["kind"] for p in data["problems"] if p["blocking"]] == ["unassigned_card", "player_count"]
     bad = subprocess.run([sys.executable, "-m", "referee", "photo", str(photo), "--players", "5"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--players" in bad.stderr and "Traceback" not in bad.stderr

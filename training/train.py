@@ -59,16 +59,20 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    request) does that to ``cls19``, and ``cls46`` (on request) continues ``cls44`` beside fans laid mostly tight
    too (``--tight-fan-scenes``: ``--fan 1 --tight 0.8``); ``cls47`` (on request) continues ``cls44`` beside crops of
    the real train blocks, half of them cut from the photos shrunk as a poorer camera leaves them
-   (``training.realcrops.poorer``; measured by ``benchmarks/real_scaled.py``), and ``cls48`` (on request) beside
-   ``cls39``'s font-deck scenes with suits drawn from parameters. The last
+   (``training.realcrops.poorer``; measured by ``benchmarks/real_scaled.py``), ``cls48`` (on request) beside
+   ``cls39``'s font-deck scenes with suits drawn from parameters. ``cls50`` (the first reader) continues ``cls44``
+   (else ``models/index_cls44.pt``) on its own data beside crops of the real train blocks whose cards are covered in
+   the photo down to strips a person reads, as the next card of a tight row or fan covers them
+   (``training.realcover``; measured by ``benchmarks/real_covered.py``); ``cls49`` (on request) is the same with a
+   third of those crops. The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
    shipped) continues ``cls13`` on new crops of the real photos cut around ``det8``'s boxes too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
-   ``models/index_cls.onnx`` (``cls44``, after ``cls17``, ships; ``cls19``, after ``cls13``: ``models/index_cls2.onnx``,
-   the second reader asked where the first is unsure; ``cls11`` too, on request).
+   ``models/index_cls.onnx`` (``cls50``, after ``cls17`` and ``cls44``, ships; ``cls19``, after ``cls13``:
+   ``models/index_cls2.onnx``, the second reader asked where the first is unsure; ``cls11`` too, on request).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
 """
@@ -273,7 +277,8 @@ def run_cls_phase(name: str, phase: ClsPhase, args: argparse.Namespace, scenes: 
                                           phase.real_as_read, phase.real_filtered, phase.real_shrunk))
         more.append(work / phase.real_crops)
     if phase.real_covered:
-        more.append(ensure_covered_crops(work / "crops_real_covered", seed + 18, args.real_photos))
+        more.append(ensure_covered_crops(work / phase.real_covered, seed + 18, args.real_photos,
+                                         phase.real_covered_copies))
     init = args.cls_init if phase.init is None else _start(  # or the weights of its export (training.recover)
         name, phase.init, _cls_run(runs, phase.init, args) / "best.pt", Path(CLS_PHASES[phase.init].exports_as).stem
         + ".pt")
@@ -394,7 +399,8 @@ def train_parser() -> argparse.ArgumentParser:
     for name, how, phases in (  # a scene set's train-family (500) and font-deck (250) scene counts
             ("held", "laid and photographed as a phone held over the table sees them (datasets.synth --held --bent "
                      "0.6, 1600-4000 px)", "cls37 and cls38"),
-            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)", "cls44, cls45, cls47 and cls48"),
+            ("fan", "whose hands lay every row as a fan (datasets.synth --fan 1)",
+             "cls44, cls45, cls47, cls48, cls49 and cls50"),
             ("tight-fan", "whose rows are laid as fans, mostly tight too (datasets.synth --fan 1 --tight 0.8)",
              "cls46")):
         ap.add_argument(f"--{name}-scenes", type=int, default=500,
@@ -417,14 +423,14 @@ def train_parser() -> argparse.ArgumentParser:
                         help=f"epochs of stage 2's phase {n} (within its budget)")
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages",
-                    default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19,cls44",
+                    default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19,cls44,cls50",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13, cls17, "
-                         "cls19, cls44 (its later phases; cls13, cls19 on real photos too; cls44 on rows laid as fans "
-                         "too), det (index finder), det2, "
+                         "cls19, cls44, cls50 (its later phases; cls13, cls19 on real photos too; cls44 on rows laid "
+                         "as fans too; cls50 on real photos' cards covered too), det (index finder), det2, "
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, det9, det10 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, det9, det10 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

@@ -447,9 +447,10 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
             real_tiles(val, out, "val", 4, seed + 1, tile, scale_range=(0.8, 1.6)))
 
 
-def ensure_covered_crops(out: Path, seed: int, photos: int | None = None) -> Path:
+def ensure_covered_crops(out: Path, seed: int, photos: int | None = None, copies: int = 3) -> Path:
     """Reader crops of cardcounter's train split with its cards covered in the photo as a tight row's or a fan's next
-    card covers them (``training.realcover.build_covered_crops``), made once; ``photos``: only the first so many."""
+    card covers them (``training.realcover.build_covered_crops``, each group of cards ``copies`` times), made once;
+    ``photos``: only the first so many."""
     from .realcover import build_covered_crops
     from .realsets import CARDCOUNTER, cardcounter
 
@@ -457,7 +458,7 @@ def ensure_covered_crops(out: Path, seed: int, photos: int | None = None) -> Pat
         raise SystemExit(f"the real photos {CARDCOUNTER} are not beside the checkout: this phase trains on them")
     done = out / ".done_train"
     if not done.exists():
-        done.write_text(str(build_covered_crops(cardcounter("train")[:photos], out, "train", seed=seed)))
+        done.write_text(str(build_covered_crops(cardcounter("train")[:photos], out, "train", copies, seed=seed)))
     log(f"{out.name}/train: {done.read_text()} crops of real photos, cards covered in them")
     return out
 
