@@ -3,16 +3,17 @@
     PYTHONPATH=$PWD .venv/bin/python benchmarks/real_covered.py [--models DIR ...] [--splits val test]  # needs torch
 
 ``benchmarks/real_strips.py`` cuts 64 px reader crops, each at its whole index's box: it shows the readers' blind
-spot, but not what the runtime does with a strip, which stage 1 boxes around what shows and the readers then read
-in a crop centred there. Here the cut is made in the photo itself. In every photo of
+spot, but not what the runtime does with a strip, which stage 1 boxes around what shows and the readers then read in
+a crop centred there. Here the cut is made in the photo itself. In every photo of
 ``../shared/realcards/cardcounter``'s held-out blocks (``val`` and ``test``; speckled ones median-filtered first, as
-the runtime filters them), each card whose labelled indices stand clear of the others is covered as the next card
-of a tight row covers it (``training.realcover``, with ``training.neighbours.cut_one``: the covering card's edge, a grey line and a soft shadow,
-and its own index just past the edge, a real index of another held-out photo of a card not in this one, turned and
-scaled alike), in the index's own upright frame: from the right leaving 80 / 60 / 45 % of its labelled width, the
-same slanted 12 deg (a fan), from below leaving 75 / 55 % of its height (the next row over the suit). Cards are
-covered a few at a time, far enough apart that no covering reaches another's index, and the photo is read whole by
-the detector. The label of a covered index becomes the box of what shows, as a person would label it.
+the runtime filters them), each card whose labelled indices stand clear of the others is covered as the next card of
+a tight row covers it (``training.realcover``, with ``training.neighbours.cut_one``: the covering card's edge, a
+grey line and a soft shadow, and its own index just past the edge, a real index of another held-out photo of a card
+not in this one, turned and scaled alike), in the index's own upright frame: from the right leaving 80 / 70 / 60 %
+of its labelled width, 70 % with the edge slanted 12 deg (a fan), from below leaving 85 / 75 % of its height (the
+next row over the suit). Cards are covered a few at a time, far enough apart that no covering reaches another's
+index, and the photo is read whole by the detector. The label of a covered index becomes the box of what shows, as a
+person would label it. ``training.realcover`` covers the train blocks the same way for phase ``cls50``'s crops.
 
 Printed per models folder and setting: the covered cards, recall, the labelled indices stage 1 located, and of the
 reads lying on a covered card, those at or above the confidence floor (0.85) that are wrong, as
