@@ -64,7 +64,7 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (else ``models/index_cls44.pt``) on its own data beside crops of the real train blocks whose cards are covered in
    the photo down to strips a person reads, as the next card of a tight row or fan covers them
    (``training.realcover``; measured by ``benchmarks/real_covered.py``); ``cls49`` (on request) is the same with a
-   third of those crops. The last
+   third of those crops, and ``cls51`` (on request) continues ``cls19`` beside them. The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
@@ -430,7 +430,8 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, det9, det10 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, cls51, det9, det10 on "
+                         "request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")
