@@ -364,9 +364,9 @@ CLS_PHASES = {
     "cls49": _first_reader(3e-5, "cls44", fan_rows=True, real_covered="crops_real_covered"),
     "cls50": _first_reader(5e-5, "cls44", fan_rows=True, real_covered="crops_real_covered8", real_covered_copies=8),
     # cls19 (models/index_cls2.pt when its run is not here) continued on its own data beside cls50's covered crops:
-    # on request, not shipped yet (session 45, beside cls50: real covered strips 70 % 0.726 -> 0.757, below 75 % 0.619
-    # -> 0.677, the real val blocks 0.981 -> 0.990; eval_val 93 -> 91, eval_held 33 -> 34, eval_val3 105 -> 106, eval
-    # 128 -> 127; eval_val2, the fan test tables and the perturbations not run)
+    # on request, not shipped (session 45, beside cls50: real covered strips 70 % 0.726 -> 0.757, below 75 % 0.619 ->
+    # 0.677, the real val blocks 0.981 -> 0.990; eval_val 93 -> 91, eval_val2 141 -> 137, eval_held 33 -> 34, eval_val3
+    # 105 -> 106, eval 128 -> 127, eval_fan_test 64 -> 63)
     "cls51": _second_reader(5e-5, "cls19", real_covered="crops_real_covered8", real_covered_copies=8),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
