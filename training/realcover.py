@@ -6,7 +6,8 @@ grey line and a soft shadow, and its own index just past the edge, a real index 
 in this one, turned and scaled alike), in the index's own upright frame, from the right or from below, its edge
 level or slanted as a fan's. The label of a covered index becomes the box of what shows, as a person would label
 it. ``benchmarks/real_covered.py`` reads the held-out blocks covered so; ``build_covered_crops`` cuts reader crops
-of the train blocks covered so (phase ``cls49``), around the labelled strip and around stage 1's own box on it.
+of the train blocks covered so (phases ``cls49``-``cls51``; ``cls50`` ships), around the labelled strip and around
+stage 1's own box on it.
 
     python -m training.realcover --split train --out datasets/generated/detector/crops_real_covered   # needs torch
 """
