@@ -28,6 +28,7 @@ from vision.specks import without_specks
 from vision.tiles import crop_square
 
 from .evaluate_real import lies_on
+from .neighbours import INK_BELOW_PAPER
 from .realcrops import clear_of, upright_turn
 from .realsets import Box, LabelledIndex, RealPhoto, cardcounter
 
@@ -157,8 +158,6 @@ def rounds(photo: RealPhoto, uprights: list[Upright]) -> list[list[Upright]]:
     return [[u for us in g for u in us] for g in groups]
 
 
-
-
 @dataclass(frozen=True)
 class Coverable:
     """Real photos ready to be covered: each as the runtime reads it (median-filtered where speckled), its labelled
@@ -180,7 +179,8 @@ def coverable(photos: list[RealPhoto], detector: CardDetector) -> Coverable:
     images = [without_specks(read_image(p.path), detector.speckled_share) for p in photos]
     uprights: list[list[Upright]] = []
     for i, (photo, image) in enumerate(zip(photos, images, strict=True)):
-        st = detector.detect(image).widened
+        stretch = detector.find_as_read(image)[0]
+        st = (stretch.sx, stretch.sy)
         uprights.append([Upright(i, ix, upright_turn(detector, image, ix.box, ix.card, st)[0])
                          for ix in photo.indices])
     plan = [rounds(p, u) for p, u in zip(photos, uprights, strict=True)]
@@ -193,7 +193,6 @@ KEEP_BELOW = (0.6, 0.85)   # ... of its height, by the next row laid over it fro
 BELOW = 0.3                # the share of coverings from below
 SLANT_DEG = 15.0           # a fan's covering edge, turned up to this much off the index's axis (half of them)
 MIN_INK_SHOWN = 0.4        # a strip showing less of its index's ink is no training target (a person reads no card)
-INK_BELOW_PAPER = 50       # grey levels darker than the index's paper (its box's 90th percentile): ink
 
 
 def ink_shown(image: npt.NDArray[np.uint8], whole: Box, shown: Box) -> float:
@@ -202,7 +201,7 @@ def ink_shown(image: npt.NDArray[np.uint8], whole: Box, shown: Box) -> float:
     grey = image[max(0, y0):y1, max(0, x0):x1].mean(axis=2)
     if grey.size == 0:
         return 0.0
-    ink = grey < np.percentile(grey, 90) - INK_BELOW_PAPER
+    ink = grey < np.percentile(grey, 90) - 255 * INK_BELOW_PAPER   # the readers' augmentation's ink, in grey levels
     total = int(ink.sum())
     if not total:
         return 0.0
@@ -217,13 +216,15 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
     covered index: around the labelled strip and, where stage 1 locates it, around stage 1's box (what the reader
     sees at run time), each shifted and scaled, cut as the runtime reads the photo (widened back where squashed),
     turned upright; a strip showing less than ``MIN_INK_SHOWN`` of its index's ink is left out. Written as
-    ``OUT/<split>/<card>/*.jpg``; returns how many."""
+    ``OUT/<split>/<card>/*.jpg``, named by photo, card, group, copy and variant, so that of a card's two corners in
+    one copy the later's crops replace the earlier's (as phase ``cls50`` was trained: distinct names would add crops
+    it never saw); returns how many files there are."""
     detector = detector or CardDetector()
     rng = np.random.default_rng(seed)
     for name in detector.names:
         (out / split / name).mkdir(parents=True, exist_ok=True)
     ready = coverable(photos, detector)
-    count = 0
+    written: set[Path] = set()
     for i, photo in enumerate(photos):
         donors = ready.donors_for(i)
         if not donors:
@@ -237,8 +238,7 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
                                                              replace=len(donors) < len(group))]
                 seen, labels = covered(ready.images[i], group, picks, side, keep, slant, int(rng.integers(1 << 30)))
                 stretch, _, found, _ = detector.find_as_read(seen)
-                located = [(b[0] / stretch.sx, b[1] / stretch.sy, b[2] / stretch.sx, b[3] / stretch.sy)
-                           for b in found.tolist()]
+                located = [stretch.box_from(b) for b in found.tolist()]
                 for u, label in zip(group, labels, strict=True):
                     if ink_shown(ready.images[i], u.index.box, label.box) < MIN_INK_SHOWN:
                         continue
@@ -247,10 +247,10 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
                         jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
                         crop = crop_square(seen, boxes[v % len(boxes)], jitter=jit, stretch=(stretch.sx, stretch.sy))
                         up = np.ascontiguousarray(np.rot90(crop, u.turn))
-                        stem = f"{photo.path.stem}_{u.index.card}_{g}_{c}_{v}"
-                        cv2.imwrite(str(out / split / u.index.card / f"{stem}.jpg"), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
-                        count += 1
-    return count
+                        path = out / split / u.index.card / f"{photo.path.stem}_{u.index.card}_{g}_{c}_{v}.jpg"
+                        cv2.imwrite(str(path), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                        written.add(path)
+    return len(written)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -74,7 +74,8 @@ class Stretch:
     def _point(self, p: Point) -> Point:
         return (p[0] / self.sx, p[1] / self.sy)
 
-    def _box(self, b: Box) -> Box:
+    def box_from(self, b: Box) -> Box:
+        """A box of the stretched photo in the photo's own pixels (``box_to`` undone)."""
         return (b[0] / self.sx, b[1] / self.sy, b[2] / self.sx, b[3] / self.sy)
 
     def _up(self, up: float) -> float:
@@ -85,7 +86,7 @@ class Stretch:
     def card_to_photo(self, card: CardDetection) -> CardDetection:
         outline = card.outline
         return replace(
-            card, box=self._box(card.box), index_boxes=tuple(self._box(b) for b in card.index_boxes),
+            card, box=self.box_from(card.box), index_boxes=tuple(self.box_from(b) for b in card.index_boxes),
             outline=None if outline is None else (self._point(outline[0]), self._point(outline[1]),
                                                   self._point(outline[2]), self._point(outline[3])),
             up=None if card.up is None else self._up(card.up))
@@ -95,7 +96,7 @@ class Stretch:
         if self.identity:
             return found
         return replace(found, width=width, height=height, cards=tuple(self.card_to_photo(c) for c in found.cards),
-                       unread=tuple(self._box(b) for b in found.unread), widened=(self.sx, self.sy))
+                       unread=tuple(self.box_from(b) for b in found.unread), widened=(self.sx, self.sy))
 
 
 def candidates(width: int, height: int) -> list[Stretch]:
