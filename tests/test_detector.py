@@ -447,13 +447,13 @@ def test_crops_of_the_foreign_letter_decks_keep_only_the_number_cards(tmp_path: 
 
 
 def test_the_recipes_index_finder_phases_keep_their_tile_sizes() -> None:
-    # the tiles a phase trains on are part of the recipe: 256 px up to det7, det8 (on real photos too) and det9 and
-    # det10 (det8 continued) 416 px
+    # the tiles a phase trains on are part of the recipe: 256 px up to det7, det8 (on real photos too) and det9,
+    # det10 and det11 (det8 continued) 416 px
     from training.train_data import DET_TILE
     from training.train_phases import DET_PHASES
 
     assert {k: p.tile for k, p in DET_PHASES.items()} == {**{k: DET_TILE for k in DET_PHASES}, "det8": 416,
-                                                          "det9": 416, "det10": 416}
+                                                          "det9": 416, "det10": 416, "det11": 416}
     assert DET_TILE == 256
 
 

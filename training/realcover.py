@@ -92,6 +92,27 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
             side: str, keep: float, slant: float, seed: int) -> tuple[npt.NDArray[np.uint8], list[LabelledIndex]]:
     """``image`` with each of ``targets`` covered from ``side`` by a card whose index is one of ``donors`` (a photo
     and an index of it), and the targets' labels cut to what shows."""
+    seen, labels, _ = covered_with_covering(image, targets, donors, side, keep, slant, seed)
+    return seen, labels
+
+
+def _shown_part(box: tuple[int, int, int, int], within: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+    """``box`` (x0, x1, y0, y1, inclusive) cut to ``within``, or None where less than ``SHOWN_WHOLE`` of it is left."""
+    x0, x1, y0, y1 = max(box[0], within[0]), min(box[1], within[1]), max(box[2], within[2]), min(box[3], within[3])
+    area = (box[1] - box[0] + 1) * (box[3] - box[2] + 1)
+    if x1 < x0 or y1 < y0 or (x1 - x0 + 1) * (y1 - y0 + 1) < SHOWN_WHOLE * area:
+        return None
+    return x0, x1, y0, y1
+
+
+SHOWN_WHOLE = 0.6   # a covering card's own index cut by the edited square's edge is labelled where this much shows
+
+
+def covered_with_covering(image: npt.NDArray[np.uint8], targets: list[Upright],
+                          donors: list[tuple[npt.NDArray[np.uint8], Upright]], side: str, keep: float, slant: float,
+                          seed: int) -> tuple[npt.NDArray[np.uint8], list[LabelledIndex], list[LabelledIndex]]:
+    """``covered``, and the covering cards' own indices pasted just past each edge, labelled as they show in the
+    photo (an index stage 1 is to find too; left out where the edited square cuts off much of it)."""
     import torch
 
     from training.neighbours import cut_one
@@ -99,7 +120,7 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
     pad = int(max(region_of(t.index.box)[2] for t in targets)) + 4
     padded = np.asarray(cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REFLECT), np.uint8)
     gen = torch.Generator().manual_seed(seed)
-    labels = []
+    labels, covering = [], []
     for n, t in enumerate(targets):
         region = region_of(t.index.box)
         ink = _upright_box(t.index.box, region, t.turn)
@@ -119,14 +140,21 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
         cut_one(img, ink, src.clamp(0, 1), dink, gen, side, keep, slant if n % 2 == 0 else -slant, margin, 0)  # type: ignore[arg-type]
         out = (img.clamp(0, 1).numpy().transpose(1, 2, 0) * 255).round().astype(np.uint8)
         x0, x1, y0, y1 = ink
+        dw, dh = dink[1] - dink[0], dink[3] - dink[2]
         if side == "right":   # the covering card's top edge level with the covered card's: the table above it
             top = max(0, round(y0 - CARD_MARGIN * (y1 - y0 + 1)))
             out[:top] = up[:top]
+            dx = round(x0 + keep * (x1 - x0 + 1)) + margin          # where cut_one lays the covering card's index
+            own = _shown_part((dx, dx + dw, dink[2], dink[2] + dh), (0, region[2] - 1, top, region[2] - 1))
             x1 = x0 + max(1, int(keep * (x1 - x0 + 1))) - 1      # what shows
         else:                 # the next row's card starts a margin left of the index, as the covered card does
             left = max(0, round(x0 - CARD_MARGIN * (y1 - y0 + 1)))
             out[:, :left] = up[:, :left]
+            dy = round(y0 + keep * (y1 - y0 + 1)) + margin
+            own = _shown_part((x0, x0 + dw, dy, dy + dh), (left, region[2] - 1, 0, region[2] - 1))
             y1 = y0 + max(1, int(keep * (y1 - y0 + 1))) - 1
+        if own is not None:
+            covering.append(LabelledIndex(donor.index.card, _from_upright(*own, region, t.turn)))
         changed = np.abs(out.astype(np.int16) - up.astype(np.int16)).max(axis=2) > 0
         near = cv2.dilate(changed.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         soft = cv2.GaussianBlur(out, (0, 0), EDGE_BLUR)
@@ -134,7 +162,15 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
         _square(padded, region, pad)[:] = np.rot90(out, -t.turn)
         labels.append(LabelledIndex(t.index.card, _from_upright(x0, x1, y0, y1, region, t.turn)))
     h, w = image.shape[:2]
-    return np.ascontiguousarray(padded[pad:pad + h, pad:pad + w]), labels
+    inside = [ix for ix in covering if _inside(ix.box, w, h)]
+    return np.ascontiguousarray(padded[pad:pad + h, pad:pad + w]), labels, inside
+
+
+def _inside(box: Box, w: int, h: int) -> bool:
+    """Whether ``SHOWN_WHOLE`` of ``box`` lies within a ``w`` x ``h`` photo (the rest is the reflected border)."""
+    x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return x1 > x0 and y1 > y0 and (x1 - x0) * (y1 - y0) >= SHOWN_WHOLE * area
 
 
 def rounds(photo: RealPhoto, uprights: list[Upright]) -> list[list[Upright]]:
@@ -209,6 +245,17 @@ def ink_shown(image: npt.NDArray[np.uint8], whole: Box, shown: Box) -> float:
     return float(ink[max(0, b):d, max(0, a):c].sum()) / total
 
 
+def _drawn_covering(rng: np.random.Generator, donors: list[tuple[npt.NDArray[np.uint8], Upright]], n: int
+                    ) -> tuple[list[tuple[npt.NDArray[np.uint8], Upright]], str, float, float, int]:
+    """A covering drawn for a group of ``n`` cards, as ``covered``'s arguments after the targets: the covering cards
+    (of ``donors``), a side, the share showing, a slant and a seed."""
+    side = "below" if rng.random() < BELOW else "right"
+    keep = float(rng.uniform(*(KEEP_BELOW if side == "below" else KEEP_SIDE)))
+    slant = float(rng.uniform(-SLANT_DEG, SLANT_DEG)) if rng.random() < 0.5 else 0.0
+    picks = [donors[int(j)] for j in rng.choice(len(donors), size=n, replace=len(donors) < n)]
+    return picks, side, keep, slant, int(rng.integers(1 << 30))
+
+
 def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: int = 3, variants: int = 6,
                         seed: int = 0, detector: CardDetector | None = None) -> int:
     """Reader crops of ``photos``' coverable cards, each group of them covered ``copies`` times (a side, a share
@@ -231,12 +278,7 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
             continue
         for g, group in enumerate(ready.plan[i]):
             for c in range(copies):
-                side = "below" if rng.random() < BELOW else "right"
-                keep = float(rng.uniform(*(KEEP_BELOW if side == "below" else KEEP_SIDE)))
-                slant = float(rng.uniform(-SLANT_DEG, SLANT_DEG)) if rng.random() < 0.5 else 0.0
-                picks = [donors[int(j)] for j in rng.choice(len(donors), size=len(group),
-                                                             replace=len(donors) < len(group))]
-                seen, labels = covered(ready.images[i], group, picks, side, keep, slant, int(rng.integers(1 << 30)))
+                seen, labels = covered(ready.images[i], group, *_drawn_covering(rng, donors, len(group)))
                 stretch, _, found, _ = detector.find_as_read(seen)
                 located = [stretch.box_from(b) for b in found.tolist()]
                 for u, label in zip(group, labels, strict=True):
@@ -251,6 +293,52 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
                         cv2.imwrite(str(path), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
                         written.add(path)
     return len(written)
+
+
+def build_covered_photos(photos: list[RealPhoto], out: Path, copies: int = 2, seed: int = 0,
+                         detector: CardDetector | None = None) -> list[tuple[RealPhoto, list[Box]]]:
+    """Stage 1's training photos of ``photos``' coverable cards: each group of them covered ``copies`` times (drawn as
+    for ``build_covered_crops``), written as ``OUT/<stem>_g<group>_c<copy>.jpg`` and labelled as a person labels what
+    shows: each covered index boxed around its strip, or left out where the strip shows less than ``MIN_INK_SHOWN`` of
+    its ink (no index to find), the covering cards' own indices boxed, the photo's other indices as they were.
+    ``OUT/photos.json`` lists them with their labels (read back by ``covered_photos``); returns them, each with the
+    boxes of what the covering changed (the strips and the covering cards' indices: where tiles are to centre)."""
+    import json
+
+    detector = detector or CardDetector()
+    rng = np.random.default_rng(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    ready = coverable(photos, detector)
+    made: list[tuple[RealPhoto, list[Box]]] = []
+    for i, photo in enumerate(photos):
+        donors = ready.donors_for(i)
+        if not donors:
+            continue
+        for g, group in enumerate(ready.plan[i]):
+            for c in range(copies):
+                seen, labels, own = covered_with_covering(ready.images[i], group,
+                                                          *_drawn_covering(rng, donors, len(group)))
+                strips = [label for u, label in zip(group, labels, strict=True)
+                          if ink_shown(ready.images[i], u.index.box, label.box) >= MIN_INK_SHOWN]
+                others = [ix for ix in photo.indices if all(ix is not u.index for u in group)]
+                path = out / f"{photo.path.stem}_g{g}_c{c}.jpg"
+                cv2.imwrite(str(path), seen, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                made.append((RealPhoto(path, (*others, *strips, *own)), [ix.box for ix in (*strips, *own)]))
+    (out / "photos.json").write_text(json.dumps(
+        [{"path": p.path.name, "indices": [[ix.card, list(ix.box)] for ix in p.indices], "focus": [list(b) for b in f]}
+         for p, f in made]))
+    return made
+
+
+def covered_photos(out: Path) -> list[tuple[RealPhoto, list[Box]]]:
+    """The photos ``build_covered_photos`` wrote into ``out``, with their labels and where the covering changed."""
+    import json
+
+    def box(b: list[float]) -> Box:
+        return b[0], b[1], b[2], b[3]
+
+    return [(RealPhoto(out / p["path"], tuple(LabelledIndex(c, box(b)) for c, b in p["indices"])),
+             [box(b) for b in p["focus"]]) for p in json.loads((out / "photos.json").read_text())]
 
 
 def main(argv: list[str] | None = None) -> int:

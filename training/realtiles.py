@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.image_io import read_image
 
-from .realsets import RealPhoto
+from .realsets import Box, RealPhoto
 from .train_data import box_under, tile_label
 
 
@@ -41,21 +41,24 @@ def _turned_box(box: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def real_tiles(photos: list[RealPhoto], out: Path, split: str, per_photo: int, seed: int, tile: int,
-               scale_range: tuple[float, float] = (0.7, 2.0), max_deg: float = 8.0) -> int:
-    """Cut ``per_photo`` augmented tiles of each photo into ``out`` (``split``); returns how many (a rerun: the
+               scale_range: tuple[float, float] = (0.7, 2.0), max_deg: float = 8.0,
+               focus: list[list[Box]] | None = None, tag: str = "real") -> int:
+    """Cut ``per_photo`` augmented tiles of each photo into ``out`` (``split``), named ``<tag>_<photo>_t<k>``;
+    ``focus``: for each photo, the boxes tiles centre on (else any labelled index); returns how many (a rerun: the
     count its done-marker holds)."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
-    done = out / f".done_{split}_real"
+    done = out / f".done_{split}_{tag}"
     if done.exists():
         return int(done.read_text())
     img_dir.mkdir(parents=True, exist_ok=True)
     lab_dir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     count = 0
-    for photo in photos:
+    for n, photo in enumerate(photos):
         image = read_image(photo.path)
         h, w = image.shape[:2]
         boxes = np.array([i.box for i in photo.indices], np.float64).reshape(-1, 4)
+        centres = boxes if focus is None else np.array(focus[n], np.float64).reshape(-1, 4)
         for k in range(per_photo):
             s = math.exp(rng.uniform(math.log(scale_range[0]), math.log(scale_range[1])))
             sx = sy = s
@@ -65,8 +68,8 @@ def real_tiles(photos: list[RealPhoto], out: Path, split: str, per_photo: int, s
                     sx *= squeeze
                 else:
                     sy *= squeeze
-            if len(boxes) and rng.random() < 0.85:
-                b = boxes[rng.integers(len(boxes))]
+            if len(centres) and rng.random() < 0.85:
+                b = centres[rng.integers(len(centres))]
                 cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
                 cx += rng.uniform(-0.4, 0.4) * tile / sx
                 cy += rng.uniform(-0.4, 0.4) * tile / sy
@@ -83,7 +86,7 @@ def real_tiles(photos: list[RealPhoto], out: Path, split: str, per_photo: int, s
             if rng.random() < 0.25:
                 crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.5, 1.3))
             lines = [line for b in boxes if (line := tile_label(_turned_box(b, m), tile)) is not None]
-            name = f"real_{photo.path.stem}_t{k}"
+            name = f"{tag}_{photo.path.stem}_t{k}"
             quality = int(rng.integers(55, 95))
             cv2.imwrite(str(img_dir / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
             (lab_dir / f"{name}.txt").write_text("".join(x + "\n" for x in lines))

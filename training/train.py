@@ -100,6 +100,7 @@ from .train_data import (
     class_dirs,
     ensure_bent_scenes,
     ensure_covered_crops,
+    ensure_covered_tiles,
     ensure_fan_scenes,
     ensure_font_scenes,
     ensure_foreign_scenes,
@@ -197,6 +198,11 @@ def run_det_phase(name: str, phase: DetPhase, args: argparse.Namespace, scenes: 
         n_real, n_val_real = ensure_real_tiles(tiles, args.seed + phase.seed_offset, phase.tile, args.real_photos)
         n, n_val = n + n_real, n_val + n_val_real
         log(f"{phase.tiles}: {n_real} of the train tiles and {n_val_real} of the val tiles are of real photos")
+    if phase.real_covered:
+        n_covered = ensure_covered_tiles(tiles, work / phase.real_covered, args.seed + phase.seed_offset + 8,
+                                         phase.tile, args.real_photos, phase.real_covered_copies)
+        n += n_covered
+        log(f"{phase.tiles}: {n_covered} of the train tiles are of real photos with cards covered in them")
     log(f"{phase.tiles}: {n} train, {n_val} val")
     init = None if phase.init is None else _start(  # the shipped finder's own weights are models/index_det.pt
         name, phase.init, _det_weights(runs, phase.init), "index_det.pt" if phase.init == SHIPPED_FINDER else None)
@@ -364,6 +370,8 @@ def train_parser() -> argparse.ArgumentParser:
                     help="time budget for stage 1's phase det9 (det8 continued on tight rows' tiles too)")
     ap.add_argument("--det10-hours", type=float, default=0.7,
                     help="time budget for stage 1's phase det10 (det8 continued on phone-held tables' tiles too)")
+    ap.add_argument("--det11-hours", type=float, default=0.7,
+                    help="time budget for stage 1's phase det11 (det8 continued on real photos' cards covered too)")
     ap.add_argument("--det-tight-scenes", type=int, default=300,
                     help="det9: tiles of this many of the --tight-scenes scenes and half as many of the "
                          "--tight-font-scenes ones, their readable strips labelled")
@@ -430,8 +438,8 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, cls51, det9, det10 on "
-                         "request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, cls51, det9, det10, "
+                         "det11 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

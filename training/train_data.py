@@ -447,6 +447,25 @@ def ensure_real_tiles(out: Path, seed: int, tile: int, photos: int | None = None
             real_tiles(val, out, "val", 4, seed + 1, tile, scale_range=(0.8, 1.6)))
 
 
+def ensure_covered_tiles(out: Path, photos_dir: Path, seed: int, tile: int, photos: int | None = None,
+                         copies: int = 2, per_photo: int = 3) -> int:
+    """Index-finder tiles into the phase's tiles ``out`` of cardcounter's train split with its cards covered in the
+    photo as a tight row's or a fan's next card covers them (``training.realcover.build_covered_photos``, each group
+    of cards ``copies`` times, the covered photos made once into ``photos_dir``), ``per_photo`` tiles each, centred
+    mostly on what the covering changed; ``photos``: only the first so many real photos. Returns the count."""
+    from .realcover import build_covered_photos, covered_photos
+    from .realsets import CARDCOUNTER, cardcounter
+    from .realtiles import real_tiles
+
+    if not (CARDCOUNTER / "images").is_dir():
+        raise SystemExit(f"the real photos {CARDCOUNTER} are not beside the checkout: this phase trains on them")
+    if not (photos_dir / "photos.json").exists():
+        build_covered_photos(cardcounter("train")[:photos], photos_dir, copies, seed=seed)
+    made = covered_photos(photos_dir)
+    return real_tiles([p for p, _ in made], out, "train", per_photo, seed + 1, tile, focus=[f for _, f in made],
+                      tag="covered")
+
+
 def ensure_covered_crops(out: Path, seed: int, photos: int | None = None, copies: int = 3) -> Path:
     """Reader crops of cardcounter's train split with its cards covered in the photo as a tight row's or a fan's next
     card covers them (``training.realcover.build_covered_crops``, each group of cards ``copies`` times), made once;

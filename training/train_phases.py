@@ -46,6 +46,9 @@ class DetPhase:
     #                        their readable strips labelled
     tile: int = 256        # the tiles' side (train_data.DET_TILE; the finder is fully convolutional)
     freeze_bn: bool = False  # batch norms held (a start recovered from an ONNX export: training.recover)
+    real_covered: str = ""   # also tiles of the real train photos with their cards covered in the photo
+    #                          (training.realcover.build_covered_photos), made once into this work folder
+    real_covered_copies: int = 2  # times each group of coverable cards is covered
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,13 @@ DET_PHASES = {
     "det10": DetPhase("tiles_h", "real_scenes", 900, 0.0002, 0.0, 10.0, "det8", scale_range=(0.4, 2.5),
                       fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True,
                       held=True),
+    # det8 (models/index_det.pt when its run is not here) continued on det8's tiles beside tiles of the real train
+    # photos with their cards covered in the photo down to strips a person reads (as cls50's crops), the strips and
+    # the covering cards' own indices labelled: on the held-out real photos covered so stage 1 located 285 of 343
+    # indices with 70 % of the width showing, 210 with 60 %
+    "det11": DetPhase("tiles_rc", "real_scenes", 1000, 0.0002, 0.0, 10.0, "det8", scale_range=(0.4, 2.5),
+                      fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True,
+                      real_covered="photos_real_covered", real_covered_copies=2),
 }
 SHIPPED_FINDER = "det8"  # the phase whose own weights are models/index_det.pt
 CLS_PHASES = {
