@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
 
-from training.realsets import LabelledIndex, RealPhoto
+from training.realsets import CARDCOUNTER, LabelledIndex, RealPhoto
 from vision.detector import CardDetector
 
 pytest.importorskip("torch")  # the covering card is training.neighbours.cut_one's, which works on tensors
@@ -115,3 +115,39 @@ def test_the_training_crops_of_covered_cards_are_filed_under_the_cards_covered(t
         assert f.parent.name in next(p for p in photos if f.stem.startswith(p.path.stem)).cards
         assert cv2.imread(str(f)).shape == (64, 64, 3)
     assert {f.parent.name for f in files} == {"As", "Kd", "7c", "Qh"}
+
+
+@pytest.mark.parametrize(("turn", "side"), [(0, "right"), (1, "right"), (2, "below"), (3, "below"), (0, "below")])
+def test_the_covering_cards_own_index_is_labelled_where_it_shows(turn: int, side: str) -> None:
+    """Stage 1's covered training photos (phase det11) label the covering card's own index, pasted just past its
+    edge, as an index to find: its label is the box of the donor's ink as it lies in the photo, turned with the
+    covered index's frame, and it holds the donor's card."""
+    img, target = _photo_with_an_index(turn)
+    donor_img, donor = _photo_with_an_index(0, ink=120)
+    donor = realcover.Upright(0, LabelledIndex("Kd", donor.index.box), 0)
+    out, _, own = realcover.covered_with_covering(img, [target], [(donor_img, donor)], side, 0.6, 0.0, seed=1)
+    (label,) = own
+    assert label.card == "Kd"
+    ys, xs = np.nonzero(np.abs(out[:, :, 0].astype(int) - 120) < 15)
+    ink = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+    assert label.box == pytest.approx(ink, abs=1.5)
+
+
+@pytest.mark.skipif(not (CARDCOUNTER / "images").is_dir(), reason="needs ../shared/realcards/cardcounter")
+def test_covered_training_photos_keep_every_index_a_person_finds(tmp_path: Path) -> None:
+    """Phase det11's photos of a real train photo (another one lends the covering cards): one per group of
+    coverable cards, each label of the photo kept but the covered ones', which are cut to what shows (or left out),
+    and the covering cards' indices added; what the photos' file lists is what was made."""
+    from training.realsets import cardcounter
+
+    photo, lender = cardcounter("train")[:2]
+    made = [(p, f) for p, f in realcover.build_covered_photos([photo, lender], tmp_path, copies=1, seed=3)
+            if p.path.stem.startswith(photo.path.stem)]
+    assert made and made == realcover.covered_photos(tmp_path)[:len(made)]
+    whole = {ix.box for ix in photo.indices}
+    for seen, changed in made:
+        assert seen.path.is_file() and changed
+        kept = [ix for ix in seen.indices if ix.box in whole]
+        assert all(ix in photo.indices for ix in kept)
+        assert set(changed) == {ix.box for ix in seen.indices} - whole   # covered strips and covering indices
+        assert len(kept) < len(photo.indices)                            # the group's own labels were cut
