@@ -67,7 +67,10 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    third of those crops, and ``cls51`` (on request) continues ``cls19`` beside them. The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
-   416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``cls14`` (on request, not
+   416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``det11`` (on request)
+   continues ``det8`` (else ``models/index_det.pt``) on its tiles beside tiles of the real train blocks with their
+   cards covered in the photo down to strips (``training.realcover.build_covered_photos``: the strips a person
+   reads and the covering cards' own indices labelled). ``cls14`` (on request, not
    shipped) continues ``cls13`` on new crops of the real photos cut around ``det8``'s boxes too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
