@@ -7,7 +7,8 @@ in this one, turned and scaled alike), in the index's own upright frame, from th
 level or slanted as a fan's. The label of a covered index becomes the box of what shows, as a person would label
 it. ``benchmarks/real_covered.py`` reads the held-out blocks covered so; ``build_covered_crops`` cuts reader crops
 of the train blocks covered so (phases ``cls49``-``cls51``; ``cls50`` ships), around the labelled strip and around
-stage 1's own box on it.
+stage 1's own box on it; ``build_covered_photos`` keeps the covered train photos whole, labelled for stage 1 (phase
+``det11``, not shipped).
 
     python -m training.realcover --split train --out datasets/generated/detector/crops_real_covered   # needs torch
 """
@@ -36,6 +37,7 @@ REGION = 2.6   # the square edited around an index, in its long sides
 CARD_MARGIN = 0.35  # the covering card's edge past the covered index's ink, in index heights (a row laid level)
 CLEAR = 0.3    # a coverable index stands this many of its short sides clear of every other labelled index
 EDGE_BLUR = 0.7  # px: the camera's softening of the pasted edge
+SHOWN_WHOLE = 0.6  # a covering card's own index cut off by the edited square's edge is labelled where this much shows
 
 
 @dataclass(frozen=True)
@@ -103,9 +105,6 @@ def _shown_part(box: tuple[int, int, int, int], within: tuple[int, int, int, int
     if x1 < x0 or y1 < y0 or (x1 - x0 + 1) * (y1 - y0 + 1) < SHOWN_WHOLE * area:
         return None
     return x0, x1, y0, y1
-
-
-SHOWN_WHOLE = 0.6   # a covering card's own index cut by the edited square's edge is labelled where this much shows
 
 
 def covered_with_covering(image: npt.NDArray[np.uint8], targets: list[Upright],
