@@ -16,6 +16,7 @@ stage 1's own box on it; ``build_covered_photos`` keeps the covered train photos
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -262,7 +263,7 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
     covered index: around the labelled strip and, where stage 1 locates it, around stage 1's box (what the reader
     sees at run time), each shifted and scaled, cut as the runtime reads the photo (widened back where squashed),
     turned upright; a strip showing less than ``MIN_INK_SHOWN`` of its index's ink is left out. Written as
-    ``OUT/<split>/<card>/*.jpg``, named by photo, card, group, copy and variant, so that of a card's two corners in
+    ``OUT/<split>/<card>/*.jpg``, named by photo, group, copy, card and variant, so that of a card's two corners in
     one copy the later's crops replace the earlier's (as phase ``cls50`` was trained: distinct names would add crops
     it never saw); returns how many files there are."""
     detector = detector or CardDetector()
@@ -271,27 +272,48 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
         (out / split / name).mkdir(parents=True, exist_ok=True)
     ready = coverable(photos, detector)
     written: set[Path] = set()
-    for i, photo in enumerate(photos):
+    for cover in _coverings(ready, copies, rng):
+        stretch, _, found, _ = detector.find_as_read(cover.seen)
+        located = [stretch.box_from(b) for b in found.tolist()]
+        for u, label in zip(cover.group, cover.labels, strict=True):
+            if ink_shown(ready.images[cover.photo], u.index.box, label.box) < MIN_INK_SHOWN:
+                continue
+            boxes = [label.box, *[b for b in located if lies_on(b, label.box)][:1]]
+            for v in range(variants):
+                jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
+                crop = crop_square(cover.seen, boxes[v % len(boxes)], jitter=jit, stretch=(stretch.sx, stretch.sy))
+                up = np.ascontiguousarray(np.rot90(crop, u.turn))
+                path = out / split / u.index.card / f"{cover.stem}_{u.index.card}_{v}.jpg"
+                cv2.imwrite(str(path), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                written.add(path)
+    return len(written)
+
+
+@dataclass(frozen=True)
+class Covering:
+    """One covered copy of a photo (``Coverable`` index ``photo``): the ``group`` of cards covered, the photo as it
+    then looks, their labels cut to what shows, the covering cards' own indices, and a name for what is cut of it."""
+
+    photo: int
+    group: list[Upright]
+    seen: npt.NDArray[np.uint8]
+    labels: list[LabelledIndex]
+    own: list[LabelledIndex]
+    stem: str
+
+
+def _coverings(ready: Coverable, copies: int, rng: np.random.Generator) -> Iterator[Covering]:
+    """Each group of each photo's coverable cards covered ``copies`` times, a covering drawn each time; the
+    photos with no covering card to lend (no other photo) are skipped."""
+    for i, photo in enumerate(ready.photos):
         donors = ready.donors_for(i)
         if not donors:
             continue
         for g, group in enumerate(ready.plan[i]):
             for c in range(copies):
-                seen, labels = covered(ready.images[i], group, *_drawn_covering(rng, donors, len(group)))
-                stretch, _, found, _ = detector.find_as_read(seen)
-                located = [stretch.box_from(b) for b in found.tolist()]
-                for u, label in zip(group, labels, strict=True):
-                    if ink_shown(ready.images[i], u.index.box, label.box) < MIN_INK_SHOWN:
-                        continue
-                    boxes = [label.box, *[b for b in located if lies_on(b, label.box)][:1]]
-                    for v in range(variants):
-                        jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
-                        crop = crop_square(seen, boxes[v % len(boxes)], jitter=jit, stretch=(stretch.sx, stretch.sy))
-                        up = np.ascontiguousarray(np.rot90(crop, u.turn))
-                        path = out / split / u.index.card / f"{photo.path.stem}_{u.index.card}_{g}_{c}_{v}.jpg"
-                        cv2.imwrite(str(path), up, [cv2.IMWRITE_JPEG_QUALITY, 95])
-                        written.add(path)
-    return len(written)
+                seen, labels, own = covered_with_covering(ready.images[i], group,
+                                                          *_drawn_covering(rng, donors, len(group)))
+                yield Covering(i, group, seen, labels, own, f"{photo.path.stem}_g{g}_c{c}")
 
 
 def build_covered_photos(photos: list[RealPhoto], out: Path, copies: int = 2, seed: int = 0,
@@ -309,20 +331,14 @@ def build_covered_photos(photos: list[RealPhoto], out: Path, copies: int = 2, se
     out.mkdir(parents=True, exist_ok=True)
     ready = coverable(photos, detector)
     made: list[tuple[RealPhoto, list[Box]]] = []
-    for i, photo in enumerate(photos):
-        donors = ready.donors_for(i)
-        if not donors:
-            continue
-        for g, group in enumerate(ready.plan[i]):
-            for c in range(copies):
-                seen, labels, own = covered_with_covering(ready.images[i], group,
-                                                          *_drawn_covering(rng, donors, len(group)))
-                strips = [label for u, label in zip(group, labels, strict=True)
-                          if ink_shown(ready.images[i], u.index.box, label.box) >= MIN_INK_SHOWN]
-                others = [ix for ix in photo.indices if all(ix is not u.index for u in group)]
-                path = out / f"{photo.path.stem}_g{g}_c{c}.jpg"
-                cv2.imwrite(str(path), seen, [cv2.IMWRITE_JPEG_QUALITY, 95])
-                made.append((RealPhoto(path, (*others, *strips, *own)), [ix.box for ix in (*strips, *own)]))
+    for cover in _coverings(ready, copies, rng):
+        whole = ready.images[cover.photo]
+        strips = [label for u, label in zip(cover.group, cover.labels, strict=True)
+                  if ink_shown(whole, u.index.box, label.box) >= MIN_INK_SHOWN]
+        others = [ix for ix in photos[cover.photo].indices if all(ix is not u.index for u in cover.group)]
+        path = out / f"{cover.stem}.jpg"
+        cv2.imwrite(str(path), cover.seen, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        made.append((RealPhoto(path, (*others, *strips, *cover.own)), [ix.box for ix in (*strips, *cover.own)]))
     (out / "photos.json").write_text(json.dumps(
         [{"path": p.path.name, "indices": [[ix.card, list(ix.box)] for ix in p.indices], "focus": [list(b) for b in f]}
          for p, f in made]))
