@@ -99,13 +99,14 @@ def covered(image: npt.NDArray[np.uint8], targets: list[Upright], donors: list[t
     return seen, labels
 
 
-def _shown_part(box: tuple[int, int, int, int], within: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
-    """``box`` (x0, x1, y0, y1, inclusive) cut to ``within``, or None where less than ``SHOWN_WHOLE`` of it is left."""
-    x0, x1, y0, y1 = max(box[0], within[0]), min(box[1], within[1]), max(box[2], within[2]), min(box[3], within[3])
-    area = (box[1] - box[0] + 1) * (box[3] - box[2] + 1)
-    if x1 < x0 or y1 < y0 or (x1 - x0 + 1) * (y1 - y0 + 1) < SHOWN_WHOLE * area:
+def _cut_to(box: Box, within: Box) -> Box | None:
+    """``box`` cut to ``within`` (both x0, y0, x1, y1, the ends excluded), or None where less than ``SHOWN_WHOLE``
+    of it is left."""
+    x0, y0, x1, y1 = max(box[0], within[0]), max(box[1], within[1]), min(box[2], within[2]), min(box[3], within[3])
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    if x1 <= x0 or y1 <= y0 or (x1 - x0) * (y1 - y0) < SHOWN_WHOLE * area:
         return None
-    return x0, x1, y0, y1
+    return x0, y0, x1, y1
 
 
 def covered_with_covering(image: npt.NDArray[np.uint8], targets: list[Upright],
@@ -145,16 +146,17 @@ def covered_with_covering(image: npt.NDArray[np.uint8], targets: list[Upright],
             top = max(0, round(y0 - CARD_MARGIN * (y1 - y0 + 1)))
             out[:top] = up[:top]
             dx = round(x0 + keep * (x1 - x0 + 1)) + margin          # where cut_one lays the covering card's index
-            own = _shown_part((dx, dx + dw, dink[2], dink[2] + dh), (0, region[2] - 1, top, region[2] - 1))
+            own = _cut_to((dx, dink[2], dx + dw + 1, dink[2] + dh + 1), (0, top, region[2], region[2]))
             x1 = x0 + max(1, int(keep * (x1 - x0 + 1))) - 1      # what shows
         else:                 # the next row's card starts a margin left of the index, as the covered card does
             left = max(0, round(x0 - CARD_MARGIN * (y1 - y0 + 1)))
             out[:, :left] = up[:, :left]
             dy = round(y0 + keep * (y1 - y0 + 1)) + margin
-            own = _shown_part((x0, x0 + dw, dy, dy + dh), (left, region[2] - 1, 0, region[2] - 1))
+            own = _cut_to((x0, dy, x0 + dw + 1, dy + dh + 1), (left, 0, region[2], region[2]))
             y1 = y0 + max(1, int(keep * (y1 - y0 + 1))) - 1
         if own is not None:
-            covering.append(LabelledIndex(donor.index.card, _from_upright(*own, region, t.turn)))
+            ox0, oy0, ox1, oy1 = (int(v) for v in own)
+            covering.append(LabelledIndex(donor.index.card, _from_upright(ox0, ox1 - 1, oy0, oy1 - 1, region, t.turn)))
         changed = np.abs(out.astype(np.int16) - up.astype(np.int16)).max(axis=2) > 0
         near = cv2.dilate(changed.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         soft = cv2.GaussianBlur(out, (0, 0), EDGE_BLUR)
@@ -162,15 +164,8 @@ def covered_with_covering(image: npt.NDArray[np.uint8], targets: list[Upright],
         _square(padded, region, pad)[:] = np.rot90(out, -t.turn)
         labels.append(LabelledIndex(t.index.card, _from_upright(x0, x1, y0, y1, region, t.turn)))
     h, w = image.shape[:2]
-    inside = [ix for ix in covering if _inside(ix.box, w, h)]
+    inside = [ix for ix in covering if _cut_to(ix.box, (0, 0, w, h)) is not None]   # not in the reflected border
     return np.ascontiguousarray(padded[pad:pad + h, pad:pad + w]), labels, inside
-
-
-def _inside(box: Box, w: int, h: int) -> bool:
-    """Whether ``SHOWN_WHOLE`` of ``box`` lies within a ``w`` x ``h`` photo (the rest is the reflected border)."""
-    x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return x1 > x0 and y1 > y0 and (x1 - x0) * (y1 - y0) >= SHOWN_WHOLE * area
 
 
 def rounds(photo: RealPhoto, uprights: list[Upright]) -> list[list[Upright]]:
@@ -275,9 +270,7 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
     for cover in _coverings(ready, copies, rng):
         stretch, _, found, _ = detector.find_as_read(cover.seen)
         located = [stretch.box_from(b) for b in found.tolist()]
-        for u, label in zip(cover.group, cover.labels, strict=True):
-            if ink_shown(ready.images[cover.photo], u.index.box, label.box) < MIN_INK_SHOWN:
-                continue
+        for u, label in cover.readable:
             boxes = [label.box, *[b for b in located if lies_on(b, label.box)][:1]]
             for v in range(variants):
                 jit = (rng.normal(0, 0.05), rng.normal(0, 0.05), rng.uniform(0.85, 1.2))
@@ -292,12 +285,13 @@ def build_covered_crops(photos: list[RealPhoto], out: Path, split: str, copies: 
 @dataclass(frozen=True)
 class Covering:
     """One covered copy of a photo (``Coverable`` index ``photo``): the ``group`` of cards covered, the photo as it
-    then looks, their labels cut to what shows, the covering cards' own indices, and a name for what is cut of it."""
+    then looks, the covered indices a person still reads (each with its label cut to what shows; those showing less
+    than ``MIN_INK_SHOWN`` of their ink left out), the covering cards' own indices, and a name for what is cut of it."""
 
     photo: int
     group: list[Upright]
     seen: npt.NDArray[np.uint8]
-    labels: list[LabelledIndex]
+    readable: list[tuple[Upright, LabelledIndex]]
     own: list[LabelledIndex]
     stem: str
 
@@ -313,7 +307,9 @@ def _coverings(ready: Coverable, copies: int, rng: np.random.Generator) -> Itera
             for c in range(copies):
                 seen, labels, own = covered_with_covering(ready.images[i], group,
                                                           *_drawn_covering(rng, donors, len(group)))
-                yield Covering(i, group, seen, labels, own, f"{photo.path.stem}_g{g}_c{c}")
+                readable = [(u, label) for u, label in zip(group, labels, strict=True)
+                            if ink_shown(ready.images[i], u.index.box, label.box) >= MIN_INK_SHOWN]
+                yield Covering(i, group, seen, readable, own, f"{photo.path.stem}_g{g}_c{c}")
 
 
 def build_covered_photos(photos: list[RealPhoto], out: Path, copies: int = 2, seed: int = 0,
@@ -332,9 +328,7 @@ def build_covered_photos(photos: list[RealPhoto], out: Path, copies: int = 2, se
     ready = coverable(photos, detector)
     made: list[tuple[RealPhoto, list[Box]]] = []
     for cover in _coverings(ready, copies, rng):
-        whole = ready.images[cover.photo]
-        strips = [label for u, label in zip(cover.group, cover.labels, strict=True)
-                  if ink_shown(whole, u.index.box, label.box) >= MIN_INK_SHOWN]
+        strips = [label for _, label in cover.readable]
         others = [ix for ix in photos[cover.photo].indices if all(ix is not u.index for u in cover.group)]
         path = out / f"{cover.stem}.jpg"
         cv2.imwrite(str(path), cover.seen, [cv2.IMWRITE_JPEG_QUALITY, 95])

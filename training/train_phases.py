@@ -164,8 +164,10 @@ DET_PHASES = {
                       held=True),
     # det8 (models/index_det.pt when its run is not here) continued on det8's tiles beside tiles of the real train
     # photos with their cards covered in the photo down to strips a person reads (as cls50's crops), the strips and
-    # the covering cards' own indices labelled: on the held-out real photos covered so stage 1 located 285 of 343
-    # indices with 70 % of the width showing, 210 with 60 %
+    # the covering cards' own indices labelled: on the held-out real photos covered so stage 1 located 287 of 343
+    # indices with 70 % of the width showing, 208 with 60 %. On request, not shipped (session 46: located 308 and 237,
+    # but only 4 and 1 cards more read; eval_val 93 -> 93, eval_val3 105 -> 104, eval_held 33 -> 31, eval_fan 40 -> 38
+    # with 1 settled wrong)
     "det11": DetPhase("tiles_rc", "real_scenes", 1000, 0.0002, 0.0, 10.0, "det8", scale_range=(0.4, 2.5),
                       fonts=FontScenes("", "font_scenes_r", "scenes_fonts_r", 80), real=True, tile=416, freeze_bn=True,
                       real_covered="photos_real_covered", real_covered_copies=2),
