@@ -441,8 +441,8 @@ def train_parser() -> argparse.ArgumentParser:
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
-                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, cls51, det9, det10, "
-                         "det11 on request")
+                         "cls22, cls23, cls24, cls25, cls26-cls31, cls33-cls43, cls45-cls49, cls51, cls52, det9, "
+                         "det10, det11 on request")
     ap.add_argument("--resume", action="store_true", help="continue an interrupted run")
     ap.add_argument("--test-deck", action="store_true", help="procedural deck (no art cache needed)")
     ap.add_argument("--workers", type=int, default=2, help="processes for scene generation")

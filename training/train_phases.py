@@ -380,6 +380,11 @@ CLS_PHASES = {
     # 0.677, the real val blocks 0.981 -> 0.990; eval_val 93 -> 91, eval_val2 141 -> 137, eval_held 33 -> 34, eval_val3
     # 105 -> 106, eval 128 -> 127, eval_fan_test 64 -> 63)
     "cls51": _second_reader(5e-5, "cls19", real_covered="crops_real_covered8", real_covered_copies=8),
+    # cls50 (models/index_cls.pt when its run is not here) continued on its own data at a lower rate, the train blocks'
+    # cards covered 16 times instead of 8 (other covering cards, other strips): of the held-out strips with 70 % of the
+    # width showing that stage 1 locates, cls50 leaves 26 unread and reads 15 as another card, often the covering
+    # card's suit or rank (its own index lies just past the strip, in the crop too)
+    "cls52": _first_reader(3e-5, "cls50", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
@@ -430,6 +435,7 @@ READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's la
     "cls49": (1.0, 2),
     "cls50": (1.0, 2),
     "cls51": (1.0, 2),
+    "cls52": (1.0, 2),
 }
 
 
