@@ -383,7 +383,9 @@ CLS_PHASES = {
     # cls50 (models/index_cls.pt when its run is not here) continued on its own data at a lower rate, the train blocks'
     # cards covered 16 times instead of 8 (other covering cards, other strips): of the held-out strips with 70 % of the
     # width showing that stage 1 locates, cls50 leaves 26 unread and reads 15 as another card, often the covering
-    # card's suit or rank (its own index lies just past the strip, in the crop too)
+    # card's suit or rank (its own index lies just past the strip, in the crop too). On request, not shipped (session
+    # 47: fanned strips 0.580 -> 0.619, 60 % showing 0.398 -> 0.442, 70 % 0.739 either way; the validation tables 414
+    # -> 411 of 590, eval_fan's washed-out 3-player table settled wrong)
     "cls52": _first_reader(3e-5, "cls50", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
