@@ -19,20 +19,24 @@ Printed per models folder and setting: the covered cards, recall, the labelled i
 reads lying on a covered card, those at or above the confidence floor (0.85) that are wrong, as
 ``training.evaluate_real`` counts them, and how many of those took the rank of the covering card's own index (it
 lies just past the strip, in the readers' crop too). ``whole`` reads the same cards uncovered. ``--misses`` lists
-each covered card not read right, with the cards covering it.
+each covered card not read right, with the cards covering it; ``--sheet PNG`` draws them as covered, one contact sheet
+per setting (``PNG``'s name with the setting's: red a read of another card, blue located and not read, grey not
+located).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
-from training.evaluate_real import SourceReport, add_held_out_arguments, located_boxes, score_photo
+from training.evaluate_real import SourceReport, add_held_out_arguments, contact_sheet, located_boxes, score_photo
 from training.realcover import coverable, covered
 from training.realsets import RealPhoto, cardcounter
 from vision.detector import CardDetector
+from vision.tiles import Image
 from vision.types import MIN_CONFIDENCE
 
 SETTINGS: tuple[tuple[str, str, float, float], ...] = (  # name, side, keep, slant (deg)
@@ -62,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settings", nargs="+", default=[name for name, *_ in SETTINGS],
                     choices=[name for name, *_ in SETTINGS], metavar="SETTING", help="some of: %(choices)s")
     ap.add_argument("--misses", action="store_true", help="list each covered card not read right")
+    ap.add_argument("--sheet", type=Path, metavar="PNG",
+                    help="draw each setting's misses, as covered, on a contact sheet: PNG's name with the setting's")
     args = ap.parse_args(argv)
     photos = [p for split in args.splits for p in cardcounter(split)]
     ready = coverable(photos, CardDetector())
@@ -77,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             report = SourceReport(name)
             under: dict[tuple[str, str], set[str]] = {}   # (photo, covered card) -> the covering cards
+            seen_by_miss: list[Image] = []   # the covered photo each of report.misses lies in (--sheet)
             for i, (photo, image) in enumerate(zip(photos, images, strict=True)):
                 donors = ready.donors_for(i)
                 for g, group in enumerate(plan[i]):
@@ -90,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                         seen, labels = image, [u.index for u in group]
                     found = detector.detect(seen)
                     score_photo(report, RealPhoto(photo.path, tuple(labels)), found.cards, located_boxes(found))
+                    if args.sheet:
+                        seen_by_miss += [seen] * (len(report.misses) - len(seen_by_miss))
             sure = sum(c >= MIN_CONFIDENCE for c, _ in report.read_confidences)
             print(f"{str(models)[-28:]:<28} {name:<24} {report.cards:>6} {report.found / max(report.cards, 1):>7.3f} "
                   f"{report.indices_located:>4}/{report.indices:<4} {report.confident_wrong:>9} of {sure:<6}",
@@ -98,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
                         and took_covering_rank(m.truth, m.read, under.get((m.photo.name, m.truth), set()))]
             if side and report.confident_wrong:
                 print(f"{'':<28} {'':<24} of the confident reads wrong, {len(borrowed)} read the covering card's rank")
+            if args.sheet and report.misses:
+                slug = "".join(c if c.isalnum() else "_" for c in name).strip("_")
+                contact_sheet(report.misses, args.sheet.with_name(f"{args.sheet.stem}_{slug}{args.sheet.suffix}"),
+                              images=seen_by_miss)
             if args.misses:
                 for m in report.misses:
                     covering = ", ".join(sorted(under.get((m.photo.name, m.truth), set())))

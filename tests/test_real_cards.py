@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from referee.cards import Card
-from training.evaluate_real import SourceReport, score_photo
+from training.evaluate_real import Miss, SourceReport, contact_sheet, score_photo
 from training.realsets import (
     CARDCOUNTER,
     LABEL_FIXES,
@@ -140,6 +140,22 @@ def test_scoring_a_photo_counts_right_wrong_and_missed() -> None:
     assert (s["confident_reads"], s["confident_wrong"]) == (2, 1)
     assert s["indices_located_by_stage1"] == 2   # 7s was not located at all
     assert {m.truth: m.read for m in report.misses} == {"Kd": "Ks", "7s": None}
+
+
+def test_a_contact_sheet_draws_misses_from_photos_edited_in_memory(tmp_path: Path) -> None:
+    """The covered photos of benchmarks/real_covered.py exist only in memory: each miss is drawn from the image given
+    for it (here a dark index in one, none in the other), not from its file, which need not exist."""
+    dark, plain = np.full((100, 100, 3), 230, np.uint8), np.full((100, 100, 3), 230, np.uint8)
+    dark[40:60, 45:55] = 10
+    misses = [Miss(Path("covered.jpg"), (45.0, 40.0, 55.0, 60.0), "Kd", "Ks", 0.9, True),
+              Miss(Path("covered.jpg"), (45.0, 40.0, 55.0, 60.0), "7s", None, 0.0, False)]
+    sheet = tmp_path / "sheet.png"
+    contact_sheet(misses, sheet, images=[dark, plain])
+    drawn = cv2.imread(str(sheet))
+    assert drawn.shape == (112 + 28, 10 * 112, 3)
+    assert drawn[40:72, 40:72].mean() < 60 and drawn[40:72, 152:184].mean() > 200
+    with pytest.raises(ValueError, match="1 images for 2 misses"):
+        contact_sheet(misses, sheet, images=[dark])
 
 
 # ------------------------------------------------------------------ calibration in the runtime

@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -34,6 +35,7 @@ import numpy as np
 
 from vision.detector import MODELS, CardDetector
 from vision.image_io import read_image
+from vision.tiles import Image
 from vision.types import MIN_CONFIDENCE, CardDetection, Detections
 
 from .evaluate import edje_items
@@ -245,12 +247,16 @@ def print_report(r: SourceReport, out: Any = sys.stdout) -> None:
     print(f"  reliability (confidence of reads on a labelled index): {table}", file=out)
 
 
-def contact_sheet(misses: list[Miss], dest: Path, tile: int = 112, per_row: int = 10) -> None:
+def contact_sheet(misses: list[Miss], dest: Path, tile: int = 112, per_row: int = 10,
+                  images: Sequence[Image] | None = None) -> None:
     """Each miss's region, enlarged, with what it is and what was read (red: wrong, blue: not read,
-    grey: not even located by stage 1)."""
+    grey: not even located by stage 1). ``images``: the image each miss lies in, one per miss, where that is not the
+    file ``miss.photo`` (a photo edited in memory, as ``benchmarks/real_covered.py`` covers them)."""
+    if images is not None and len(images) != len(misses):
+        raise ValueError(f"{len(images)} images for {len(misses)} misses")
     tiles = []
-    for m in misses:
-        img = read_image(m.photo)
+    for k, m in enumerate(misses):
+        img = read_image(m.photo) if images is None else images[k]
         x1, y1, x2, y2 = m.box
         side = 1.6 * max(x2 - x1, y2 - y1)
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
