@@ -20,8 +20,8 @@ reads lying on a covered card, those at or above the confidence floor (0.85) tha
 ``training.evaluate_real`` counts them, and how many of those took the rank of the covering card's own index (it
 lies just past the strip, in the readers' crop too). ``whole`` reads the same cards uncovered. ``--misses`` lists
 each covered card not read right, with the cards covering it; ``--sheet PNG`` draws them as covered, one contact sheet
-per setting (``PNG``'s name with the setting's: red a read of another card, blue located and not read, grey not
-located).
+per models folder and setting (``PNG``'s name with theirs, e.g. ``misses_models_right_70.png``: red a read of another
+card, blue located and not read, grey not located).
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             if side and report.confident_wrong:
                 print(f"{'':<28} {'':<24} of the confident reads wrong, {len(borrowed)} read the covering card's rank")
             if args.sheet and report.misses:
-                slug = "".join(c if c.isalnum() else "_" for c in name).strip("_")
+                slug = "_".join("".join(c if c.isalnum() else " " for c in f"{models.name} {name}").split())
                 contact_sheet(report.misses, args.sheet.with_name(f"{args.sheet.stem}_{slug}{args.sheet.suffix}"),
                               images=seen_by_miss)
             if args.misses:
