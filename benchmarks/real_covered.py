@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                     choices=[name for name, *_ in SETTINGS], metavar="SETTING", help="some of: %(choices)s")
     ap.add_argument("--misses", action="store_true", help="list each covered card not read right")
     ap.add_argument("--sheet", type=Path, metavar="PNG",
-                    help="draw each setting's misses, as covered, on a contact sheet: PNG's name with the setting's")
+                    help="draw the misses, as covered, on a contact sheet per models folder and setting: PNG's name "
+                         "with the folder's and the setting's")
     args = ap.parse_args(argv)
     photos = [p for split in args.splits for p in cardcounter(split)]
     ready = coverable(photos, CardDetector())
