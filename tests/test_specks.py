@@ -83,8 +83,8 @@ def test_the_real_speckled_photo_is_over_the_share_and_the_clean_one_under() -> 
 @needs_model
 def test_the_speckled_real_photo_reads_every_card_only_median_filtered() -> None:
     """Rows of clubs and spades of the held-out test block (06-27 17:00:45, specks on 0.2 % of its pixels):
-    read as it is, a Jc reads Js and an Ac stays unread; read median-filtered all 26 cards read right, none
-    confidently wrong."""
+    read as it is, a Jc reads Js (at the 0.85 floor or just under it, by the second reader) and an Ac stays unread;
+    read median-filtered all 26 cards read right, none confidently wrong."""
     photo = yolo_photos(REAL)[0]
     image = read_image(photo.path)
     det = CardDetector()
@@ -94,8 +94,11 @@ def test_the_speckled_real_photo_reads_every_card_only_median_filtered() -> None
         cards = det.detect(image).cards
         report = SourceReport("speckled")
         score_photo(report, photo, cards, [b for c in cards for b in c.index_boxes])
-        assert report.confident_wrong == 0
         found[share] = report.found
         if share == 1.0:
-            assert "Ac" not in {str(c.card) for c in cards}
+            read = {str(c.card) for c in cards}
+            assert "Ac" not in read and "Js" in read and "Jc" not in read
+            assert report.confident_wrong <= 1
+        else:
+            assert report.confident_wrong == 0
     assert found == {1.0: 24, SPECKLED_SHARE: 26} and len(photo.cards) == 26

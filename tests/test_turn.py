@@ -76,17 +76,20 @@ def test_a_crop_turned_by_the_cards_turn_shows_the_index_upright() -> None:
 @pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed")
 def test_a_real_photo_turned_40_degrees_reads_more_cards_read_turned_upright() -> None:
     """A held-out cardcounter photo of a tight row (test block), widened back to 16:9 and turned 40 degrees with its
-    labels, as a fan's cards lie: read in crops turned upright by each card's turn, 4 more of its 26 cards are read
-    right (19 -> 23), and no confident read is wrong either way."""
+    labels, as a fan's cards lie: read in crops turned upright by each card's turn, 5 more of its 26 cards are read
+    right (18 -> 23) and none confidently wrong; read only upright, a 3c is taken for Js at the 0.85 floor or just
+    under it."""
     photo = next(p for p in yolo_photos(REAL) if p.path.stem == "WIN_20240627_17_00_45_Pro")
     image, labels = real_turned.turned(read_image(photo.path), photo, 40.0)
     det = CardDetector()
-    found = []
+    found, wrong = [], []
     for turned in (False, True):
         det.turned = turned
         cards = det.detect(image).cards
         report = SourceReport("turned")
         score_photo(report, labels, cards, [b for c in cards for b in c.index_boxes])
-        assert report.cards == 26 and report.confident_wrong == 0
+        assert report.cards == 26
         found.append(report.found)
+        wrong.append(report.confident_wrong)
     assert found[1] >= 22 and found[1] >= found[0] + 3
+    assert wrong[1] == 0 and wrong[0] <= 1
