@@ -385,7 +385,8 @@ CLS_PHASES = {
     # width showing that stage 1 locates, cls50 leaves 26 unread and reads 15 as another card, often the covering
     # card's suit or rank (its own index lies just past the strip, in the crop too). Shipped as the second reader in
     # cls19's place (session 48: real covered strips 70 % 0.739 -> 0.765, below 75 % 0.624 -> 0.717, fanned 0.580 ->
-    # 0.637, fewer sure misreads; the validation tables 414 -> 412 of 590, the test tables 225 -> 219 of 360, 0 wrong).
+    # 0.637, fewer sure misreads; the validation tables 414 -> 412 of 590, bowed 67 -> 62 of 100, the test tables 225
+    # -> 219 of 360, 0 wrong).
     # As the first reader (session 47): the validation tables 414 -> 411, eval_fan's washed-out table settled wrong
     "cls52": _first_reader(3e-5, "cls50", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
                            exports_as="index_cls2.onnx"),
