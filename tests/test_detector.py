@@ -333,10 +333,10 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
     # det8, cls13, cls19, cls50 and cls52 train on the real photos: without them, the others
     if not (CARDCOUNTER / "images").is_dir():
         from training.train import train_parser
+        from training.train_phases import trains_on_real_photos
 
         default = next(a.default for a in train_parser()._actions if a.dest == "stages")
-        real = ("det8", "cls13", "cls19", "cls50", "cls52")
-        cmd += ["--stages", ",".join(s for s in default.split(",") if s not in real)]
+        cmd += ["--stages", ",".join(s for s in default.split(",") if not trains_on_real_photos(s))]
     env = {**os.environ, "YOLO_CONFIG_DIR": str(tmp_path / "cfg"), "SHISANSHUI_CACHE": str(tmp_path / "art-cache")}
     return cmd, env
 

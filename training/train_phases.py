@@ -454,3 +454,10 @@ def font_scene_count(phase: DetPhase | ClsPhase, args: argparse.Namespace) -> in
     """How many font-deck scenes a phase uses (0: none): det6 and cls8 ``--font-scenes``, cls9
     ``--font-scenes2``, cls11 ``--font-scenes3``."""
     return int(getattr(args, phase.fonts.count)) if phase.fonts is not None else 0
+
+
+def trains_on_real_photos(name: str) -> bool:
+    """Whether stage ``name`` needs cardcounter's photos beside the checkout: its real tiles or crops, or its cards
+    covered in those photos (the data steps stop without them)."""
+    phase = DET_PHASES.get(name) or CLS_PHASES[name]
+    return phase.real or bool(phase.real_covered)
