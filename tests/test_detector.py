@@ -329,8 +329,9 @@ def training_smoke_run(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
            "--cls13-epochs", "1", "--det8-hours", "0", "--tight-scenes", "2", "--tight-font-scenes", "1",
            "--cls17-hours", "0", "--cls17-epochs", "1", "--cls19-hours", "0", "--cls19-epochs", "1",
            "--fan-scenes", "2", "--fan-font-scenes", "1", "--cls44-hours", "0", "--cls44-epochs", "1",
-           "--cls50-hours", "0", "--cls50-epochs", "1", "--cls52-hours", "0", "--cls52-epochs", "1"]
-    # det8, cls13, cls19, cls50 and cls52 train on the real photos: without them, the others
+           "--cls50-hours", "0", "--cls50-epochs", "1", "--cls52-hours", "0", "--cls52-epochs", "1",
+           "--bent-scenes", "2", "--cls53-hours", "0", "--cls53-epochs", "1"]
+    # det8, cls13, cls19, cls50, cls52 and cls53 train on the real photos: without them, the others
     if not (CARDCOUNTER / "images").is_dir():
         from training.train import train_parser
         from training.train_phases import trains_on_real_photos

@@ -180,7 +180,8 @@ def test_shipped_calibration_is_what_the_runtime_uses() -> None:
 @needs_model
 def test_an_overconfident_reading_falls_below_the_floor_when_calibrated(tmp_path: Path) -> None:
     """The runtime path (``CardDetector.read_boxes``) applies the temperature of ``reader_calibration.json``:
-    a crop the uncalibrated reader reads at >= 0.85 reads below the floor under a softening temperature."""
+    a held-out 9s the uncalibrated readers read as 9c at about the floor (0.85 +- 0.01 since ``cls50``) reads
+    clearly below it under a softening temperature."""
     for f in ("index_det.onnx", "index_cls.onnx", "index_cls2.onnx"):
         if (MODELS / f).exists():
             shutil.copy(MODELS / f, tmp_path / f)
@@ -191,9 +192,12 @@ def test_an_overconfident_reading_falls_below_the_floor_when_calibrated(tmp_path
     plain = CardDetector(tmp_path).read_boxes(image, box)
     (tmp_path / CALIBRATION).write_text(json.dumps({"temperature": 3.0}))
     calibrated = CardDetector(tmp_path).read_boxes(image, box)
-    bg = CardDetector(tmp_path).names.index("zz_bg")
+    det = CardDetector(tmp_path)
+    bg = det.names.index("zz_bg")
     best = lambda p: float(np.delete(p, bg, axis=-1).max())
-    assert best(plain) >= MIN_CONFIDENCE > best(calibrated)
+    read = det.names[int(np.unravel_index(int(plain.argmax()), plain.shape)[-1])]
+    assert read == "9c" and best(plain) >= MIN_CONFIDENCE - 0.01   # a wrong read at the floor
+    assert best(calibrated) < MIN_CONFIDENCE - 0.1
     assert np.unravel_index(plain.argmax(), plain.shape) == np.unravel_index(calibrated.argmax(), calibrated.shape)
 
 
@@ -204,6 +208,9 @@ KNOWN_MISREADS: dict[str, str] = {
     # this webcam's club, its lobes a few pixels wide: cls50 is unsure, and cls52 as the second reader (0.54 Ts, 0.41
     # Tc) leans the other way from cls19 (0.55 Tc, 0.40 Ts): unsure either way, so the referee reports it
     "Tc_20240627_17_01_12": "a club read as a spade, unsurely (Ts 0.54 against Tc 0.41)",
+    # the same lean: a coin flip for every shipped pair (cls19 second: Jc 0.49, Js 0.43; cls52: Jc 0.47, Js 0.45;
+    # cls53: Js 0.46, Jc 0.45), far under the floor, so the referee reports it
+    "Jc_20240627_17_01_7": "a club read as a spade by a hair, unsurely (Js 0.46 against Jc 0.45)",
 }
 
 

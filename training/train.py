@@ -64,9 +64,10 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    (else ``models/index_cls44.pt``) on its own data beside crops of the real train blocks whose cards are covered in
    the photo down to strips a person reads, as the next card of a tight row or fan covers them
    (``training.realcover``; measured by ``benchmarks/real_covered.py``); ``cls49`` (on request) is the same with a
-   third of those crops, and ``cls51`` (on request) continues ``cls19`` beside them; ``cls52`` (the second reader)
-   continues ``cls50`` (else ``models/index_cls.pt``) at a lower rate beside the train blocks' cards covered twice
-   as often. The last
+   third of those crops, and ``cls51`` (on request) continues ``cls19`` beside them; ``cls52`` continues ``cls50``
+   (else ``models/index_cls.pt``) at a lower rate beside the train blocks' cards covered twice as often, and
+   ``cls53`` (the second reader) continues ``cls52`` (else ``models/index_cls52.pt``) on the same data beside
+   ``--bent-scenes`` scenes of bowed cards with glare bands. The last
    index-finder phase, ``det8``, continues ``det6`` on tiles
    of the same real photos (``training.realtiles``) beside 300 train-family and 250 font-deck scenes' tiles, at
    416 px; where ``det6``'s run is not here it starts from ``models/index_det6.pt``. ``det11`` (on request)
@@ -76,9 +77,9 @@ Steps (each one skipped when its output exists, so a rerun resumes):
    shipped) continues ``cls13`` on new crops of the real photos cut around ``det8``'s boxes too.
    The two stages run at the same time, one core each (``--lanes 2``).
 5. Export ``best.pt`` of each to ``models/index_det.onnx`` (the last, ``det8``, ships) and
-   ``models/index_cls.onnx`` (``cls50``, after ``cls17`` and ``cls44``, ships; ``cls52``, after ``cls50``:
-   ``models/index_cls2.onnx``, the second reader asked where the first is unsure; ``cls19``, ``cls11`` too, on
-   request).
+   ``models/index_cls.onnx`` (``cls50``, after ``cls17`` and ``cls44``, ships; ``cls53``, after ``cls50`` and
+   ``cls52``: ``models/index_cls2.onnx``, the second reader asked where the first is unsure; ``cls19``, ``cls11``
+   too, on request).
 
 Needs the ``train`` extra (torch + ultralytics); the runtime does not.
 """
@@ -438,11 +439,11 @@ def train_parser() -> argparse.ArgumentParser:
     ap.add_argument("--models", type=Path, default=MODELS, help="where the ONNX files go")
     ap.add_argument("--stages",
                     default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19,cls44,cls50,"
-                            "cls52",
+                            "cls52,cls53",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13, cls17, "
-                         "cls19, cls44, cls50, cls52 (its later phases; cls13, cls19 on real photos too; cls44 on rows "
-                         "laid as fans too; cls50 on real photos' cards covered too; cls52, the second reader, on "
-                         "them twice as often), det (index finder), det2, "
+                         "cls19, cls44, cls50, cls52, cls53 (its later phases; cls13, cls19 on real photos too; cls44 on "
+                         "rows laid as fans too; cls50 on real photos' cards covered too; cls52 on them twice as "
+                         "often; cls53, the second reader, beside bowed cards too), det (index finder), det2, "
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
