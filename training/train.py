@@ -441,9 +441,9 @@ def train_parser() -> argparse.ArgumentParser:
                     default="cls,cls2,det,det2,cls3,cls4,det4,cls5,det6,cls8,det8,cls9,cls13,cls17,cls19,cls44,cls50,"
                             "cls52,cls53",
                     help="which stages to train, in order: cls (classifier), cls2..cls5, cls8, cls9, cls13, cls17, "
-                         "cls19, cls44, cls50, cls52, cls53 (its later phases; cls13, cls19 on real photos too; cls44 on "
-                         "rows laid as fans too; cls50 on real photos' cards covered too; cls52 on them twice as "
-                         "often; cls53, the second reader, beside bowed cards too), det (index finder), det2, "
+                         "cls19, cls44, cls50, cls52, cls53 (its later phases; cls13, cls19 on real photos too; cls44 "
+                         "on rows laid as fans too; cls50 on real photos' cards covered too; cls52 on them twice "
+                         "as often; cls53, the second reader, beside bowed cards too), det (index finder), det2, "
                          "det4, det6, det8 (its fine-tuning phases; det8 on real photos too); det3 (turned tiles), "
                          "det5, det7, cls6 (with the foreign-letter decks' number cards), cls7 (with small scenes), "
                          "cls10, cls11 (the former second reader), cls12, cls14, cls15, cls16, cls18, cls20, cls21, "
