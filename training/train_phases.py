@@ -386,13 +386,15 @@ CLS_PHASES = {
     # card's suit or rank (its own index lies just past the strip, in the crop too). Shipped as the second reader in
     # cls19's place (session 48: real covered strips 70 % 0.739 -> 0.765, below 75 % 0.624 -> 0.717, fanned 0.580 ->
     # 0.637, fewer sure misreads; the validation tables 414 -> 412 of 590, bowed 67 -> 62 of 100, the test tables 225
-    # -> 219 of 360, 0 wrong).
+    # -> 219 of 360, 0 wrong); cls53 took its place in session 49 (its weights: models/index_cls52.pt).
     # As the first reader (session 47): the validation tables 414 -> 411, eval_fan's washed-out table settled wrong
     "cls52": _first_reader(3e-5, "cls50", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
                            exports_as="index_cls2.onnx"),
-    # cls52 (models/index_cls2.pt when its run is not here) continued on its own data beside the crops of bowed cards
+    # cls52 (models/index_cls52.pt when its run is not here) continued on its own data beside the crops of bowed cards
     # with glare bands across their indices (--bent-scenes, as cls22's): as the second reader cls52 settles 62 of the
-    # 100 validation tables of bowed cards where cls19 settled 67
+    # 100 validation tables of bowed cards where cls19 settled 67. Shipped as the second reader in cls52's place
+    # (session 49: the bowed tables as before, 62, but the validation tables 412 -> 417 of 590, the test tables 219 ->
+    # 222 of 360, 0 wrong; real covered strips 70 % 0.765 -> 0.783, fanned 0.637 -> 0.646; the real blocks as before)
     "cls53": _first_reader(3e-5, "cls52", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
                            bent=True, exports_as="index_cls2.onnx"),
 }
