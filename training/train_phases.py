@@ -118,6 +118,13 @@ def _second_reader(lr: float, init: str, real_crops: str = "crops_real2", **more
                          **more)
 
 
+def _covered16_reader(lr: float, init: str, **more: Any) -> ClsPhase:
+    """A reader phase on ``cls52``'s data: the first reader's, the fanned rows' and the real train blocks' cards covered
+    16 times; exported as the second reader. ``more``: what the phase adds."""
+    return _first_reader(lr, init, fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
+                         exports_as="index_cls2.onnx", **more)
+
+
 # further font-deck scene sets, each shared by a phase of each reader
 DRAWN_SUIT_SCENES = FontScenes("crops_drawn_suits", "drawn_suit_scenes", "scenes_drawn_suits", 141, drawn_suits=True)
 DEBIAN_FONT_SCENES = FontScenes("crops_debian_fonts", "debian_font_scenes", "scenes_debian_fonts", 142,
@@ -388,23 +395,20 @@ CLS_PHASES = {
     # 0.637, fewer sure misreads; the validation tables 414 -> 412 of 590, bowed 67 -> 62 of 100, the test tables 225
     # -> 219 of 360, 0 wrong); cls53 took its place in session 49 (its weights: models/index_cls52.pt).
     # As the first reader (session 47): the validation tables 414 -> 411, eval_fan's washed-out table settled wrong
-    "cls52": _first_reader(3e-5, "cls50", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
-                           exports_as="index_cls2.onnx"),
+    "cls52": _covered16_reader(3e-5, "cls50"),
     # cls52 (models/index_cls52.pt when its run is not here) continued on its own data beside the crops of bowed cards
     # with glare bands across their indices (--bent-scenes, as cls22's): as the second reader cls52 settles 62 of the
     # 100 validation tables of bowed cards where cls19 settled 67. Shipped as the second reader in cls52's place
     # (session 49: the bowed tables as before, 62, but the validation tables 412 -> 417 of 590, the test tables 219 ->
     # 222 of 360, 0 wrong; real covered strips 70 % 0.765 -> 0.783, fanned 0.637 -> 0.646; the real blocks as before)
-    "cls53": _first_reader(3e-5, "cls52", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
-                           bent=True, exports_as="index_cls2.onnx"),
+    "cls53": _covered16_reader(3e-5, "cls52", bent=True),
     # cls53 (models/index_cls2.pt when its run is not here) continued on its own data beside the crops of fans laid
     # mostly tight too (--tight-fan-scenes, as cls46's): the real strips of fans are read worst of the covered kinds
     # (0.646 with 70 % of the width showing, fanned 12 deg), and the second reader is asked about exactly such strips.
     # On request, not shipped (session 49, as the second reader, measured in part: covered strips fanned 0.646 ->
     # 0.655, 80 % 0.916 -> 0.925 but 70 % 0.783 -> 0.774; eval_val 91 -> 93, eval_val3 108 -> 106, eval_fan 40, the 200
     # test tables 126: no clear gain for 37 min more training)
-    "cls54": _first_reader(3e-5, "cls53", fan_rows=True, real_covered="crops_real_covered16", real_covered_copies=16,
-                           bent=True, tight_fans=True, exports_as="index_cls2.onnx"),
+    "cls54": _covered16_reader(3e-5, "cls53", bent=True, tight_fans=True),
 }
 READER_BUDGETS = {  # --clsN-hours and --clsN-epochs defaults of the reader's later phases
     "cls3": (1.0, 8),
