@@ -467,6 +467,36 @@ def test_artwork_read_as_a_card_far_out_of_scale_with_its_seats_cards_is_left_ou
     assert note.message.endswith(f"is ignored: far {what} than the cards around it (artwork read as a card)")
 
 
+@pytest.mark.parametrize("scale", [0.4, 2.2])
+def test_a_hands_card_boxed_out_of_scale_in_its_row_is_kept_when_the_hand_is_short_without_it(scale: float) -> None:
+    # A card of a tight row shows only a strip of its index, and the strip is boxed far smaller (or, merged with its
+    # neighbour's, far larger) than the hand's other cards: taken for artwork, it would leave the hand a card short.
+    # It lies in its row's place, and with it the hand lies in 3 + 5 + 5 rows: it is kept, and noted.
+    dets = table(["bottom", "top"])
+    i = next(k for k, d in enumerate(dets) if str(d.card) == "8c")
+    assert dets[i].outline is not None
+    dets[i:i + 1] = _seen_from_afar([dets[i]], dets[i].outline[0], scale)  # boxed around its index's corner
+    result = layout_table(dets)
+    assert not result.blocked
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    [note] = [p for p in result.problems if p.card == "8c"]
+    assert note.kind == "card_count" and not note.blocking and "is kept" in note.message
+
+
+def test_artwork_out_of_scale_beside_a_hand_a_card_short_is_not_taken_for_its_missing_card() -> None:
+    # The bottom player's 8c was not found, and artwork far smaller than the cards (a court card's picture) beside the
+    # middle row is read as Ks, which no one holds. With it the hand would be 13 cards, but not laid in rows: it stays
+    # artwork, and the hand a card short blocks the round.
+    dets = [d for d in table(["bottom", "top"]) if str(d.card) != "8c"]
+    x, y = CENTRES["bottom"]
+    art = _seen_from_afar([card_at(Card.parse("Ks"), x + 20, y - 40, 0.0, confidence=1.0)], (x + 20, y - 40), 0.4)
+    result = layout_table(dets + art)
+    assert result.blocked
+    assert any(p.kind == "card_count" and p.seat == "bottom" and p.blocking for p in result.problems)
+    [note] = [p for p in result.problems if p.card == "Ks"]
+    assert note.kind == "unassigned_card" and not note.blocking and "artwork" in note.message
+
+
 @pytest.mark.parametrize("far", [1.0, 0.7])
 def test_aces_pictured_on_a_card_back_beside_the_hands_are_left_out(far: float) -> None:
     # A card back whose artwork is a fan of four aces lies beside the hands, and each pictured ace is read surely:
@@ -670,6 +700,21 @@ def test_a_hand_left_unread_blocks_the_round() -> None:
     assert [p.kind for p in result.problems if p.blocking] == ["unread_cards"]
     scattered = [(60.0 + 300 * k, 40.0 + 70 * k, 75.0 + 300 * k, 65.0 + 70 * k) for k in range(4)]
     assert not layout_table(dets, unread=scattered).blocked
+
+
+def test_a_hand_read_only_weakly_blocks_the_round() -> None:
+    # A third player's hand under glare: of its 13 indices, 8 found but read as no card, 3 read only weakly (each a
+    # different card, below the floor), 2 not found. Weak reads apart from every hand are no cards of the round, but
+    # like index regions read as no card they say a player's cards lie there: 11 together block, as 11 unread regions
+    # would; scored as a round of two, that player's result would be lost. The 8 unread regions alone do not block.
+    dets = table(["bottom", "top"])
+    regions = [(800.0 + 14 * k, 450.0 + 20 * (k % 3), 815.0 + 14 * k, 475.0 + 20 * (k % 3)) for k in range(11)]
+    weak = [replace(card_at(Card.parse(c), (b[0] + b[2]) / 2, (b[1] + b[3]) / 2 + 30, 90.0, confidence=0.3),
+                    index_boxes=(b,)) for c, b in zip(("5s", "Qh", "Jc"), regions[8:], strict=True)]
+    result = layout_table(dets + weak, unread=regions[:8])
+    assert result.blocked
+    assert [p.kind for p in result.problems if p.blocking] == ["unread_cards"]
+    assert not layout_table(dets, unread=regions[:8]).blocked
 
 
 def test_unread_regions_far_smaller_than_the_tables_indices_are_no_hand() -> None:

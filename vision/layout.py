@@ -45,6 +45,15 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
     (``Detections.widened``), in whose frame artwork is measured (``without_artwork``)."""
     artwork: list[Problem] = []
     order = without_artwork(list(detections), artwork, widened)
+    kept = {id(c) for c in order}
+    return _artwork_given_back(_laid_out(order, artwork, min_confidence, unread), order,
+                               [c for c in detections if id(c) not in kept], artwork, min_confidence, unread)
+
+
+def _laid_out(order: list[CardDetection], artwork: list[Problem], min_confidence: float,
+              unread: Sequence[Box]) -> TableLayout:
+    """The table of the reads ``order`` (artwork set aside and noted in ``artwork``), an identity read twice
+    resolved where it can be (``_resolve_duplicates``)."""
     by_card = reads_by_identity(order)
     resolved = _resolve_duplicates(by_card, order, min_confidence, unread)
     if resolved is not None:
@@ -52,6 +61,51 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
     problems = list(artwork)
     cards = one_read_each(by_card, order, problems, min_confidence)
     return _layout_cards(cards, problems, min_confidence, unread)
+
+
+def _blocking(layout: TableLayout) -> set[tuple[str, str | None, str | None]]:
+    return {(p.kind, p.seat, p.card) for p in layout.problems if p.blocking}
+
+
+def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: list[CardDetection],
+                        artwork: list[Problem], min_confidence: float, unread: Sequence[Box]) -> TableLayout:
+    """``layout``, or where a seat is one card short and exactly one read set aside as artwork (``without_artwork``)
+    completes it, the table with that read given back: a real card of a tight row whose index shows only as a strip
+    is boxed small, and so taken for artwork. Only a read of an identity read nowhere else, and only where with it the
+    short seat holds it among 13 cards laid in rows and the table's blocking problems are fewer, none new (artwork
+    beside a hand lies outside its rows; a card back's aces are read several times)."""
+    while aside and any(len(s.cards) == HAND_SIZE - 1 for s in layout.seats):
+        short = {s.seat for s in layout.seats if len(s.cards) == HAND_SIZE - 1}
+        reads = [str(c.card) for c in [*order, *aside]]
+        before = _blocking(layout)
+        works: list[tuple[CardDetection, TableLayout]] = []
+        for card in aside:
+            if reads.count(str(card.card)) != 1:
+                continue
+            trial = _laid_out([*order, card], [p for p in artwork if p.card != str(card.card)], min_confidence,
+                              unread)
+            seat = next((s for s in trial.seats if any(c is card for c in s.cards)), None)
+            if (seat is not None and seat.seat in short and len(seat.cards) == HAND_SIZE and seat.rows is not None
+                    and _blocking(trial) < before):  # fewer blocking problems, none new
+                works.append((card, trial))
+        if len(works) != 1:
+            break
+        card, layout = works[0]
+        if not any(p.kind == "card_count" and p.card == str(card.card) for p in layout.problems):
+            x, y = card.center
+            layout = replace(layout, problems=(*layout.problems, Problem(
+                kind="card_count", seat=_seat_of(layout, card), card=str(card.card), blocking=False,
+                message=f"{card.card} at ({x:.0f}, {y:.0f}) is kept, though far smaller than the cards around it: "
+                        "without it a hand is one card short, with it the hand lies in 3 + 5 + 5 rows")))
+        order = [*order, card]
+        aside = [c for c in aside if c is not card]
+        artwork = [p for p in artwork if p.card != str(card.card)]
+    return layout
+
+
+def _seat_of(layout: TableLayout, card: CardDetection) -> str | None:
+    """The seat holding the read ``card``, or None."""
+    return next((s.seat for s in layout.seats if any(c is card for c in s.cards)), None)
 
 
 def with_players(layout: TableLayout, players: int | None) -> TableLayout:
@@ -159,6 +213,34 @@ def _one_read_spare(label: str, group: list[CardDetection], up: float, read_up: 
     return laid[0] if len(laid) == 1 else weak[0] if len(weak) == 1 else None
 
 
+def _without_clutter_but_one_short(label: str, group: list[CardDetection], up: float, problems: list[Problem],
+                                   read_up: dict[Box, float | None]) -> list[CardDetection]:
+    """A seat's cards without the reads far out of scale with them (``without_clutter``), but where that leaves the
+    seat one card short and exactly one of those reads lays it in clear 3 + 5 + 5 rows, with that read kept: a real
+    card whose index shows only in part (a strip of a tight row, a corner under glare) is boxed small, and so taken
+    for artwork; artwork beside a hand lies outside its rows."""
+    notes: list[Problem] = []
+    kept = without_clutter(group, notes)
+    out = [c for c in group if not any(c is k for k in kept)]
+    if len(kept) == HAND_SIZE - 1 and out:
+        laid = []
+        for c in out:
+            trial: list[Problem] = []
+            if seat_layout(label, [*kept, c], up, trial, read_up).rows is not None and not trial:
+                laid.append(c)
+        if len(laid) == 1:
+            back = laid[0]
+            x, y = back.center
+            problems.extend(n for n in notes if n.card != str(back.card))
+            problems.append(Problem(kind="card_count", seat=label, card=str(back.card), blocking=False,
+                                    message=f"{label}: {back.card} at ({x:.0f}, {y:.0f}) is kept, though far out of "
+                                            "scale with the hand's cards: without it the hand is one card short, "
+                                            "with it the hand lies in 3 + 5 + 5 rows"))
+            return [c for c in group if any(c is k for k in kept) or c is back]
+    problems.extend(notes)
+    return kept
+
+
 def _spare_note(label: str, spare: CardDetection) -> Problem:
     x, y = spare.center
     return Problem(kind="card_count", seat=label, card=str(spare.card), blocking=False,
@@ -187,10 +269,10 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], min_confi
         if len(group) < 4:
             unassigned.extend(group)
             continue
-        group = without_clutter(group, problems)
         name = seat_name(up)
         names_used[name] += 1
         label = name if names_used[name] == 1 else f"{name}-{names_used[name]}"
+        group = _without_clutter_but_one_short(label, group, up, problems, read_up)
         if len(group) == HAND_SIZE + 1 and (spare := _one_read_spare(label, group, up, read_up,
                                                                      min_confidence)) is not None:
             group = [c for c in group if c is not spare]
@@ -204,7 +286,9 @@ def _layout_cards(cards: list[CardDetection], problems: list[Problem], min_confi
     if not 2 <= len(seats) <= 4:
         problems.append(Problem(kind="player_count", message=f"found {len(seats)} players' cards; a round has 2 to 4"))
     held = [c for s in seats for c in s.cards]
-    if (hidden := unread_hand(held, unread_apart(held, unread))) is not None:
+    # a weak read apart from the hands is as much a sign of a hand not read as an index region read as no card
+    weak_apart = [b for c in unassigned if c.confidence < min_confidence for b in c.index_boxes]
+    if (hidden := unread_hand(held, unread_apart(held, [*unread, *weak_apart]))) is not None:
         problems.append(hidden)
     complete = bool(seats) and all(len(s.cards) == HAND_SIZE for s in seats)
     for c in unassigned:
