@@ -79,7 +79,7 @@ class Thresholds:
     #                                 held indices' at its place is no card's index (a card back's pattern): of the
     #                                 1,010 cached tables' unread regions apart, 3 of 541 on a card are under it (none
     #                                 in a table it would unblock), 135 of 880 on no card
-    unread_hand_cluster: int = 10   # unread regions together apart from the hands that may be a player's cards
+    unread_hand_cluster: int = 10   # unread regions (or weak reads) together apart from the hands: a player's cards
     #                                 (validation tables settled right show at most 8 together, a hand left unread
     #                                 12-20)
     hand_reach: float = 1.5         # "together": within this many (median) card heights of one of them
