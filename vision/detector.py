@@ -156,9 +156,6 @@ class CardDetector:
         self.second = _session(models / SECOND_READER, threads) if (models / SECOND_READER).exists() else None
         if self.second is not None and _names(self.second) != self.names:
             raise ValueError(f"{models / SECOND_READER} reads other classes than {models / CLS_MODEL}")
-        self.second_weight = 0.5    # the second reader's share of the pair's reading where the first is unsure
-        self.second_leads_below = 0.0   # ... and where the first's best is below this, second_lead_weight
-        self.second_lead_weight = 0.5
         self.bg = self.names.index(BG_CLASS) if BG_CLASS in self.names else -1
         self.ink = True             # a red read of plainly black ink weighed down (RED_ON_BLACK_INK)
         self._is_card = np.array([n != BG_CLASS for n in self.names])
@@ -374,10 +371,7 @@ class CardDetector:
         if self.second is not None:
             unsure = np.flatnonzero(self._best_card(probs).max(axis=1) < SECOND_OPINION_BELOW)
             if len(unsure):
-                first = self._best_card(probs[unsure]).max(axis=1)
-                w = np.where(first < self.second_leads_below, self.second_lead_weight,
-                             self.second_weight).astype(np.float32)[:, None, None]
-                probs[unsure] = (1.0 - w) * probs[unsure] + w * read_second(unsure)
+                probs[unsure] = (probs[unsure] + read_second(unsure)) / 2
         return probs
 
     def _read_turns(self, session: Any, x: TurnedCrops, which: npt.NDArray[np.intp]) -> F32:
