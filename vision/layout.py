@@ -40,7 +40,8 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
     """Group ``detections`` into seats and rows; report every problem found. An identity read confidently on two
     separate cards, or read on two only unsurely, is a misread (or clutter: a card back's artwork, a patterned table):
     when keeping one read lays out every hand complete (one choice, or several giving the same rows), the others are
-    reported as ignored (``_resolve_duplicates``); otherwise the duplicate blocks. ``unread``: the index regions the
+    reported as ignored (``_resolve_duplicates``); otherwise the duplicate blocks. A read set aside as artwork that
+    alone completes a hand one card short is kept (``_artwork_given_back``). ``unread``: the index regions the
     detector read no card from (see ``unread_hand``); ``widened``: a squashed photo's widening
     (``Detections.widened``), in whose frame artwork is measured (``without_artwork``)."""
     artwork: list[Problem] = []
@@ -84,7 +85,7 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
                 continue
             trial = _laid_out([*order, card], [p for p in artwork if p.card != str(card.card)], min_confidence,
                               unread)
-            seat = next((s for s in trial.seats if any(c is card for c in s.cards)), None)
+            seat = _seat_holding(trial, card)
             if (seat is not None and seat.seat in short and len(seat.cards) == HAND_SIZE and seat.rows is not None
                     and _blocking(trial) < before):  # fewer blocking problems, none new
                 works.append((card, trial))
@@ -93,8 +94,9 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
         card, layout = works[0]
         if not any(p.kind == "card_count" and p.card == str(card.card) for p in layout.problems):
             x, y = card.center
+            holder = _seat_holding(layout, card)
             layout = replace(layout, problems=(*layout.problems, Problem(
-                kind="card_count", seat=_seat_of(layout, card), card=str(card.card), blocking=False,
+                kind="card_count", seat=holder.seat if holder else None, card=str(card.card), blocking=False,
                 message=f"{card.card} at ({x:.0f}, {y:.0f}) is kept, though far smaller than the cards around it: "
                         "without it a hand is one card short, with it the hand lies in 3 + 5 + 5 rows")))
         order = [*order, card]
@@ -103,9 +105,9 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
     return layout
 
 
-def _seat_of(layout: TableLayout, card: CardDetection) -> str | None:
-    """The seat holding the read ``card``, or None."""
-    return next((s.seat for s in layout.seats if any(c is card for c in s.cards)), None)
+def _seat_holding(layout: TableLayout, card: CardDetection) -> SeatLayout | None:
+    """The seat holding the read ``card`` (this very read), or None."""
+    return next((s for s in layout.seats if any(c is card for c in s.cards)), None)
 
 
 def with_players(layout: TableLayout, players: int | None) -> TableLayout:
