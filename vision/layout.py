@@ -75,8 +75,10 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
     is boxed small, and so taken for artwork. Only a read of an identity read nowhere else, and only where with it the
     short seat holds it among 13 cards laid in rows and the table's blocking problems are fewer, none new (artwork
     beside a hand lies outside its rows; a card back's aces are read several times)."""
-    while aside and any(len(s.cards) == HAND_SIZE - 1 for s in layout.seats):
+    while aside:
         short = {s.seat for s in layout.seats if len(s.cards) == HAND_SIZE - 1}
+        if not short:
+            break
         reads = [str(c.card) for c in [*order, *aside]]
         before = _blocking(layout)
         works: list[tuple[CardDetection, TableLayout]] = []
@@ -195,6 +197,14 @@ def _resolve_duplicates(by_card: dict[str, list[CardDetection]], order: list[Car
     return working[0]
 
 
+def _lies_in_rows(label: str, cards: list[CardDetection], up: float, read_up: dict[Box, float | None],
+                  fans: bool) -> bool:
+    """Whether ``cards`` lie as one seat in clear 3 + 5 + 5 rows: laid out (``seat_layout``; ``fans``: rows laid as
+    fans looked for too) with rows and no problem."""
+    problems: list[Problem] = []
+    return seat_layout(label, cards, up, problems, read_up, fans=fans).rows is not None and not problems
+
+
 def _one_read_spare(label: str, group: list[CardDetection], up: float, read_up: dict[Box, float | None],
                     min_confidence: float) -> CardDetection | None:
     """The one read of a seat of 14 without which its cards lie in clear 3 + 5 + 5 rows, when leaving out any other
@@ -202,13 +212,7 @@ def _one_read_spare(label: str, group: list[CardDetection], up: float, read_up: 
     as a card among the hand's); else None. Rows laid as fans count only where no read leaves straight rows (a
     bend can lay 13 of 14 cards in rows more than one way)."""
     def spares(fans: bool) -> list[CardDetection]:
-        out = []
-        for c in group:
-            problems: list[Problem] = []
-            seat = seat_layout(label, [o for o in group if o is not c], up, problems, read_up, fans=fans)
-            if seat.rows is not None and not problems:
-                out.append(c)
-        return out
+        return [c for c in group if _lies_in_rows(label, [o for o in group if o is not c], up, read_up, fans)]
 
     laid = spares(fans=False) or spares(fans=True)
     weak = [c for c in laid if c.confidence < min_confidence]
@@ -225,11 +229,7 @@ def _without_clutter_but_one_short(label: str, group: list[CardDetection], up: f
     kept = without_clutter(group, notes)
     out = [c for c in group if not any(c is k for k in kept)]
     if len(kept) == HAND_SIZE - 1 and out:
-        laid = []
-        for c in out:
-            trial: list[Problem] = []
-            if seat_layout(label, [*kept, c], up, trial, read_up).rows is not None and not trial:
-                laid.append(c)
+        laid = [c for c in out if _lies_in_rows(label, [*kept, c], up, read_up, fans=True)]
         if len(laid) == 1:
             back = laid[0]
             x, y = back.center
