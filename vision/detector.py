@@ -86,6 +86,8 @@ RED_ON_BLACK_INK = 0.1
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
 #                 activations of a smaller batch stay in the CPU's caches), the output bit for bit the same
+UNREAD_INDEX = 0.25  # a box found at least this surely and read as no card is an unread index region (vision.layout)
+FAINT_READ = 0.85
 SURE_INDEX = 0.35  # a stage-1 score at least this: an index sure enough to measure the photo by (zoom, stretch)
 
 
@@ -162,6 +164,8 @@ class CardDetector:
         self._red = np.array([n != BG_CLASS and Card.parse(n).suit.is_red for n in self.names])
         self.temperature = reader_temperature(models)
         self.det_conf = det_conf
+        self.unread_conf = UNREAD_INDEX  # boxes scored under this, read as no card, are not unread index regions
+        self.faint_read = FAINT_READ  # ... and read as a card less probably than this, no read either
         self.cls_conf = cls_conf
         self.weak_conf = 0.15       # weaker reads are kept for the deck's elimination (vision.join.by_elimination)
         self.work_side = work_side
@@ -415,11 +419,20 @@ class CardDetector:
             prob = float(cards[k, c])
             if prob < self.weak_conf or (self.bg >= 0 and p[k, self.bg] > prob):
                 continue
+            if s < self.unread_conf and prob < self.faint_read:
+                continue
             box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
             hits.append(IndexHit(box=box, det_score=float(s), card=self.names[c], cls_prob=prob,
                                  glyph_up=float(90 * k % 360), probs=np.maximum(cards[k], 0.0),
                                  turn=float(t) if t != 0.0 else None))
         return hits
+
+    def without_faint_twins(self, hits: list[IndexHit]) -> list[IndexHit]:
+        """``hits`` without the faint ones (stage 1 scored their box under ``unread_conf``) read as a card that a
+        box found surely is read as too: that card is found already, and a faint box of its identity is mostly its
+        own picture or pips read again."""
+        found = {h.card for h in hits if h.det_score >= self.unread_conf}
+        return [h for h in hits if h.det_score >= self.unread_conf or h.card not in found]
 
     def _black_ink(self, image: npt.NDArray[np.uint8], boxes: F32, probs: F32) -> None:
         """Scale the red readings (``RED_ON_BLACK_INK``) of each index read best as a heart or a diamond whose ink is
@@ -507,7 +520,7 @@ class CardDetector:
         stretch, image, boxes, scores = self.find_as_read(image)
         t1 = time.perf_counter()
         other = stretch.other_frame() if self.other_frame else None
-        hits = self.classify(image, boxes, scores, other)
+        hits = self.without_faint_twins(self.classify(image, boxes, scores, other))
         t2 = time.perf_counter()
         cards = self.join(hits)
         if self.holes:
@@ -519,7 +532,7 @@ class CardDetector:
         timing = {"index_detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "join": (t3 - t2) * 1e3,
                   "total": (t3 - t0) * 1e3}
         found = Detections(width=image.shape[1], height=image.shape[0], cards=tuple(cards), timing_ms=timing,
-                           unread=unread_regions(boxes, cards))
+                           unread=unread_regions(boxes[scores >= self.unread_conf], cards))
         return stretch.to_photo(found, w, h)
 
 
