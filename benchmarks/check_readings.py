@@ -88,13 +88,15 @@ def card_from_json(d: dict[str, Any]) -> CardDetection:
 
 def detections_to_json(d: Detections) -> dict[str, Any]:
     return {"width": d.width, "height": d.height, "cards": [card_to_json(c) for c in d.cards],
-            "unread": [[float(v) for v in b] for b in d.unread], "widened": list(d.widened)}
+            "unread": [[float(v) for v in b] for b in d.unread], "widened": list(d.widened),
+            "faint": [card_to_json(c) for c in d.faint]}
 
 
 def detections_from_json(d: dict[str, Any]) -> Detections:
     sx, sy = d.get("widened", (1.0, 1.0))  # caches written before the layout measured in the camera's frame
     return Detections(width=d["width"], height=d["height"], cards=tuple(card_from_json(c) for c in d["cards"]),
-                      unread=tuple(_box(b) for b in d["unread"]), widened=(float(sx), float(sy)))
+                      unread=tuple(_box(b) for b in d["unread"]), widened=(float(sx), float(sy)),
+                      faint=tuple(card_from_json(c) for c in d.get("faint", ())))  # none cached before session 51
 
 
 # --- judging a reading ---

@@ -497,6 +497,31 @@ def test_artwork_out_of_scale_beside_a_hand_a_card_short_is_not_taken_for_its_mi
     assert note.kind == "unassigned_card" and not note.blocking and "artwork" in note.message
 
 
+def test_a_hands_card_found_only_faintly_completes_the_hand_it_alone_lays_in_rows() -> None:
+    # The bottom player's 8c shows only a strip of its index, which the index finder found only faintly (the reads of
+    # such boxes are set aside: Detections.faint). Without it the hand is a card short; with it the hand lies in
+    # 3 + 5 + 5 rows: it is taken, unsure as it was read, and noted.
+    dets = table(["bottom", "top"])
+    faint = [replace(d, confidence=0.6) for d in dets if str(d.card) == "8c"]
+    result = layout_table([d for d in dets if str(d.card) != "8c"], faint=faint)
+    assert {s.seat: " | ".join(rows_of(s)) for s in result.seats} == {"bottom": HANDS["bottom"], "top": HANDS["top"]}
+    [note] = [p for p in result.problems if p.card == "8c" and p.kind == "card_count"]
+    assert not note.blocking and "is kept, though its index was found only faintly" in note.message
+
+
+def test_faint_reads_are_left_aside_where_no_hand_is_short_or_they_lie_off_its_rows() -> None:
+    # Faint reads are mostly a card's own picture or pips read again. Where every hand is complete they change
+    # nothing; beside a hand a card short but off its rows (a court card's picture) they do not complete it.
+    dets = table(["bottom", "top"])
+    x, y = CENTRES["bottom"]
+    picture = card_at(Card.parse("Ks"), x + 20, y - 40, 0.0, confidence=0.9)
+    complete = layout_table(dets, faint=[picture])
+    assert not complete.blocked and complete == layout_table(dets)
+    short = layout_table([d for d in dets if str(d.card) != "8c"], faint=[picture])
+    assert short.blocked and not any(c.card == picture.card for s in short.seats for c in s.cards)
+    assert any(p.kind == "card_count" and p.seat == "bottom" and p.blocking for p in short.problems)
+
+
 @pytest.mark.parametrize("far", [1.0, 0.7])
 def test_aces_pictured_on_a_card_back_beside_the_hands_are_left_out(far: float) -> None:
     # A card back whose artwork is a fan of four aces lies beside the hands, and each pictured ace is read surely:

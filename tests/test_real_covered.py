@@ -151,3 +151,34 @@ def test_covered_training_photos_keep_every_index_a_person_finds(tmp_path: Path)
         assert all(ix in photo.indices for ix in kept)
         assert set(changed) == {ix.box for ix in seen.indices} - whole   # covered strips and covering indices
         assert len(kept) < len(photo.indices)                            # the group's own labels were cut
+
+
+@pytest.mark.skipif(not CardDetector.available(), reason="models/*.onnx not committed")
+def test_a_real_strip_stage_1_finds_only_faintly_is_read_as_a_faint_card() -> None:
+    """The 4s of a committed held-out photo (``tests/fixtures/real/cardcounter``, 06-27 17:00:45) covered as a fan's
+    next card covers it (70 % of its index's width showing, the edge slanted 12 deg; a card of the other committed
+    photo covering it), as ``benchmarks/real_covered.py`` covers it. Stage 1 scores the strip's box under
+    ``UNREAD_INDEX``: no card is read there, but the strip is read right among the faint reads
+    (``Detections.faint``), which a hand one card short takes where it alone lays it in rows (``vision.layout``)."""
+    from training.evaluate_real import lies_on
+    from training.realsets import yolo_photos
+    from vision.detector import UNREAD_INDEX
+
+    photos = yolo_photos(Path(__file__).parent / "fixtures" / "real" / "cardcounter")
+    assert photos[0].path.name == "WIN_20240627_17_00_45_Pro.jpg"
+    detector = CardDetector()
+    ready = realcover.coverable(photos, detector)
+    group = ready.plan[0][4]
+    assert [u.index.card for u in group] == ["4s", "4s"]   # both its corners
+    donors = [(ready.images[u.photo], u) for u in ready.pool if u.photo != 0]
+    picks = [donors[int(j)] for j in np.random.default_rng(4).choice(len(donors), size=2, replace=False)]
+    seen, labels = realcover.covered(ready.images[0], group, picks, "right", 0.7, 12.0, seed=4)
+
+    def read_at(cards: tuple) -> list[str]:
+        return [str(c.card) for c in cards if any(lies_on(b, lab.box) for b in c.index_boxes for lab in labels)]
+
+    found = detector.detect(seen)
+    assert read_at(found.cards) == []
+    assert read_at(found.faint) == ["4s"]
+    detector.det_conf = UNREAD_INDEX          # stage 1's floor as it was: the strip is not found at all
+    assert read_at(detector.detect(seen).faint) == []

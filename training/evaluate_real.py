@@ -174,7 +174,7 @@ def score_photo(report: SourceReport, photo: RealPhoto, cards: tuple[CardDetecti
 
 def located_boxes(found: Detections) -> list[Box]:
     """Every index box the detector located in a photo: its cards' and the regions it left unread."""
-    return [b for d in found.cards for b in d.index_boxes] + list(found.unread)
+    return [b for d in (*found.cards, *found.faint) for b in d.index_boxes] + list(found.unread)
 
 
 def evaluate_yolo(detector: CardDetector, folder: Path, split: str | None = None,

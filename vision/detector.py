@@ -86,8 +86,9 @@ RED_ON_BLACK_INK = 0.1
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
 #                 activations of a smaller batch stay in the CPU's caches), the output bit for bit the same
+FAINT_INDEX = 0.05  # stage 1's floor: a box scored under UNREAD_INDEX is faint (CardDetector.detect)
 UNREAD_INDEX = 0.25  # a box found at least this surely and read as no card is an unread index region (vision.layout)
-FAINT_READ = 0.85
+FAINT_READ = 0.5
 SURE_INDEX = 0.35  # a stage-1 score at least this: an index sure enough to measure the photo by (zoom, stretch)
 
 
@@ -150,7 +151,7 @@ def _all_cards() -> list[str]:
 class CardDetector:
     """The two ONNX models and the glue between them. Build once (``get_detector()`` caches)."""
 
-    def __init__(self, models: Path = MODELS, *, det_conf: float = 0.25, cls_conf: float = READ_FLOOR,
+    def __init__(self, models: Path = MODELS, *, det_conf: float = FAINT_INDEX, cls_conf: float = READ_FLOOR,
                  work_side: int = 1600, tile: int = 640, threads: int = 2) -> None:
         self.det = _session(models / DET_MODEL, threads)
         self.cls = _session(models / CLS_MODEL, threads)
@@ -521,6 +522,8 @@ class CardDetector:
         t1 = time.perf_counter()
         other = stretch.other_frame() if self.other_frame else None
         hits = self.without_faint_twins(self.classify(image, boxes, scores, other))
+        faint = [h for h in hits if h.det_score < self.unread_conf]
+        hits = [h for h in hits if h.det_score >= self.unread_conf]
         t2 = time.perf_counter()
         cards = self.join(hits)
         if self.holes:
@@ -532,7 +535,8 @@ class CardDetector:
         timing = {"index_detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "join": (t3 - t2) * 1e3,
                   "total": (t3 - t0) * 1e3}
         found = Detections(width=image.shape[1], height=image.shape[0], cards=tuple(cards), timing_ms=timing,
-                           unread=unread_regions(boxes[scores >= self.unread_conf], cards))
+                           unread=unread_regions(boxes[scores >= self.unread_conf], cards),
+                           faint=tuple(self.join(faint)))
         return stretch.to_photo(found, w, h)
 
 

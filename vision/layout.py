@@ -36,19 +36,22 @@ from .types import MIN_CONFIDENCE, Box, CardDetection, Problem, SeatLayout, Tabl
 
 
 def layout_table(detections: Sequence[CardDetection], min_confidence: float = MIN_CONFIDENCE,
-                 unread: Sequence[Box] = (), widened: tuple[float, float] = (1.0, 1.0)) -> TableLayout:
+                 unread: Sequence[Box] = (), widened: tuple[float, float] = (1.0, 1.0),
+                 faint: Sequence[CardDetection] = ()) -> TableLayout:
     """Group ``detections`` into seats and rows; report every problem found. An identity read confidently on two
     separate cards, or read on two only unsurely, is a misread (or clutter: a card back's artwork, a patterned table):
     when keeping one read lays out every hand complete (one choice, or several giving the same rows), the others are
     reported as ignored (``_resolve_duplicates``); otherwise the duplicate blocks. A read set aside as artwork that
-    alone completes a hand one card short is kept (``_artwork_given_back``). ``unread``: the index regions the
+    alone completes a hand one card short is kept (``_artwork_given_back``), and so is a read of ``faint`` (cards
+    read only in index boxes the detector found faintly, ``Detections.faint``). ``unread``: the index regions the
     detector read no card from (see ``unread_hand``); ``widened``: a squashed photo's widening
     (``Detections.widened``), in whose frame artwork is measured (``without_artwork``)."""
     artwork: list[Problem] = []
     order = without_artwork(list(detections), artwork, widened)
     kept = {id(c) for c in order}
     return _artwork_given_back(_laid_out(order, artwork, min_confidence, unread), order,
-                               [c for c in detections if id(c) not in kept], artwork, min_confidence, unread)
+                               [*(c for c in detections if id(c) not in kept), *faint], artwork, min_confidence,
+                               unread, {id(c) for c in faint})
 
 
 def _laid_out(order: list[CardDetection], artwork: list[Problem], min_confidence: float,
@@ -69,12 +72,15 @@ def _blocking(layout: TableLayout) -> set[tuple[str, str | None, str | None]]:
 
 
 def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: list[CardDetection],
-                        artwork: list[Problem], min_confidence: float, unread: Sequence[Box]) -> TableLayout:
-    """``layout``, or where a seat is one card short and exactly one read set aside as artwork (``without_artwork``)
-    completes it, the table with that read given back: a real card of a tight row whose index shows only as a strip
-    is boxed small, and so taken for artwork. Only a read of an identity read nowhere else, and only where with it the
-    short seat holds it among 13 cards laid in rows and the table's blocking problems are fewer, none new (artwork
-    beside a hand lies outside its rows; a card back's aces are read several times)."""
+                        artwork: list[Problem], min_confidence: float, unread: Sequence[Box],
+                        faint: set[int] | frozenset[int] = frozenset()) -> TableLayout:
+    """``layout``, or where a seat is one card short and exactly one read set aside completes it, the table with that
+    read given back: a real card of a tight row whose index shows only as a strip is boxed small, and so taken for
+    artwork (``without_artwork``), or found only faintly (the reads whose ids are in ``faint``). Only a read of an
+    identity read nowhere else, and only where with it the short seat holds it among 13 cards laid in rows and the
+    table's blocking problems are fewer, none new but the read's own low confidence (artwork beside a hand lies
+    outside its rows; a card back's aces are read several times; a card's own picture read faintly lies at that
+    card's place in its row)."""
     while aside:
         short = {s.seat for s in layout.seats if len(s.cards) == HAND_SIZE - 1}
         if not short:
@@ -89,7 +95,8 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
                               unread)
             seat = _seat_holding(trial, card)
             if (seat is not None and seat.seat in short and len(seat.cards) == HAND_SIZE and seat.rows is not None
-                    and _blocking(trial) < before):  # fewer blocking problems, none new
+                    and _blocking(trial) - {("low_confidence", seat.seat, str(card.card))} < before):
+                # fewer blocking problems, none new; the read's own doubt is the resolver's (vision.unsure)
                 works.append((card, trial))
         if len(works) != 1:
             break
@@ -99,8 +106,10 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
             holder = _seat_holding(layout, card)
             layout = replace(layout, problems=(*layout.problems, Problem(
                 kind="card_count", seat=holder.seat if holder else None, card=str(card.card), blocking=False,
-                message=f"{card.card} at ({x:.0f}, {y:.0f}) is kept, though far smaller than the cards around it: "
-                        "without it a hand is one card short, with it the hand lies in 3 + 5 + 5 rows")))
+                message=f"{card.card} at ({x:.0f}, {y:.0f}) is kept, though "
+                        + ("its index was found only faintly" if id(card) in faint else
+                           "far smaller than the cards around it")
+                        + ": without it a hand is one card short, with it the hand lies in 3 + 5 + 5 rows")))
         order = [*order, card]
         aside = [c for c in aside if c is not card]
         artwork = [p for p in artwork if p.card != str(card.card)]

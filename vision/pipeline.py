@@ -90,7 +90,8 @@ def read_photo(
     detections = detector(image)
     timing["detect"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
-    laid = with_players(layout_table(detections.cards, min_confidence, detections.unread, detections.widened), players)
+    laid = with_players(layout_table(detections.cards, min_confidence, detections.unread, detections.widened,
+                                     detections.faint), players)
     scorer = Scorer(rules, banker)
     resolved = resolve(Laid.of(laid, detections, scorer, min_confidence), PRODUCERS)
     layout, round_, settlement = _scored(resolved, scorer, force)

@@ -96,7 +96,8 @@ class Stretch:
         if self.identity:
             return found
         return replace(found, width=width, height=height, cards=tuple(self.card_to_photo(c) for c in found.cards),
-                       unread=tuple(self.box_from(b) for b in found.unread), widened=(self.sx, self.sy))
+                       unread=tuple(self.box_from(b) for b in found.unread), widened=(self.sx, self.sy),
+                       faint=tuple(self.card_to_photo(c) for c in found.faint))
 
 
 def candidates(width: int, height: int) -> list[Stretch]:

@@ -100,6 +100,9 @@ class Detections:
     # (sx, sy): the photo was read widened this many times along x and y, a square one squashed from a
     # camera's frame (vision.stretch); the boxes above are in the photo's own pixels (not in the JSON)
     widened: tuple[float, float] = (1.0, 1.0)
+    # cards read only in index boxes stage 1 found faintly (a covered strip, or a card's own picture or pips): set
+    # aside, and given to a hand one card short where one alone lays it in rows (vision.layout; not in the JSON)
+    faint: tuple[CardDetection, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
