@@ -15,7 +15,9 @@ next row over the suit). Cards are covered a few at a time, far enough apart tha
 index, and the photo is read whole by the detector. The label of a covered index becomes the box of what shows, as a
 person would label it. ``training.realcover`` covers the train blocks the same way for phase ``cls50``'s crops.
 
-Printed per models folder and setting: the covered cards, recall, the labelled indices stage 1 located, and of the
+Printed per models folder and setting: the covered cards, recall, recall with the faint reads counted too (reads of
+boxes stage 1 found only faintly, ``Detections.faint``: a hand one card short takes one where it alone lays the hand
+in rows), the labelled indices stage 1 located, and of the
 reads lying on a covered card, those at or above the confidence floor (0.85) that are wrong, as
 ``training.evaluate_real`` counts them, and how many of those took the rank of the covering card's own index (it
 lies just past the strip, in the readers' crop too). ``whole`` reads the same cards uncovered. ``--misses`` lists
@@ -76,13 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cardcounter {' + '.join(args.splits)}: {len(photos)} photos, "
           f"{sum(len({u.index.card for u in g}) for gs in plan for g in gs)} cards coverable, "
           f"{sum(len(gs) for gs in plan)} photo copies a setting")
-    print(f"{'models':<28} {'setting':<24} {'cards':>6} {'recall':>7} {'located':>9} {'confident reads wrong':>22}")
+    print(f"{'models':<28} {'setting':<24} {'cards':>6} {'recall':>7} {'+faint':>7} {'located':>9} "
+          f"{'confident reads wrong':>22}")
     for models in args.models:
         detector = CardDetector(models)
         for k, (name, side, keep, slant) in enumerate(SETTINGS):
             if name not in args.settings:
                 continue
             report = SourceReport(name)
+            with_faint = SourceReport(name)   # the faint reads counted too (a hand one card short may take one)
             under: dict[tuple[str, str], set[str]] = {}   # (photo, covered card) -> the covering cards
             seen_by_miss: list[Image] = []   # the covered photo each of report.misses lies in (--sheet)
             for i, (photo, image) in enumerate(zip(photos, images, strict=True)):
@@ -98,10 +102,13 @@ def main(argv: list[str] | None = None) -> int:
                         seen, labels = image, [u.index for u in group]
                     found = detector.detect(seen)
                     score_photo(report, RealPhoto(photo.path, tuple(labels)), found.cards, located_boxes(found))
+                    score_photo(with_faint, RealPhoto(photo.path, tuple(labels)), (*found.cards, *found.faint),
+                                located_boxes(found))
                     if args.sheet:
                         seen_by_miss += [seen] * (len(report.misses) - len(seen_by_miss))
             sure = sum(c >= MIN_CONFIDENCE for c, _ in report.read_confidences)
             print(f"{str(models)[-28:]:<28} {name:<24} {report.cards:>6} {report.found / max(report.cards, 1):>7.3f} "
+                  f"{with_faint.found / max(with_faint.cards, 1):>7.3f} "
                   f"{report.indices_located:>4}/{report.indices:<4} {report.confident_wrong:>9} of {sure:<6}",
                   flush=True)
             borrowed = [m for m in report.misses if m.confidence >= MIN_CONFIDENCE
