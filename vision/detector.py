@@ -86,9 +86,14 @@ RED_ON_BLACK_INK = 0.1
 F32 = npt.NDArray[np.float32]
 READ_BATCH = 64  # crops per reader run: a 12 MP photo's 1,720 crops in 348 ms against 454 ms in one run (the
 #                 activations of a smaller batch stay in the CPU's caches), the output bit for bit the same
-FAINT_INDEX = 0.05  # stage 1's floor: a box scored under UNREAD_INDEX is faint (CardDetector.detect)
+# Stage 1's floor. A box scored under UNREAD_INDEX is faint: its read is kept only at FAINT_READ or more, of a card no
+# surer box reads, and only aside (Detections.faint), for a hand one card short (vision.layout). The held-out real
+# strips left 70 % of their width (benchmarks/real_covered.py) read 0.783 at a 0.25 floor, 0.805 / 0.819 / 0.827 at
+# 0.1 / 0.05 / 0.02 with the faint reads as cards; so taken they cost validation tables (eval_val 92 -> 88 at 0.05:
+# a court card's picture read as a card joins a hand), kept aside none (341 -> 344 of 470, the rest as before)
+FAINT_INDEX = 0.05
 UNREAD_INDEX = 0.25  # a box found at least this surely and read as no card is an unread index region (vision.layout)
-FAINT_READ = 0.5
+FAINT_READ = 0.5  # (0.85: the strips above 0.788 at a 0.05 floor; 0.5: 0.819, no confident misread more at 70 %)
 SURE_INDEX = 0.35  # a stage-1 score at least this: an index sure enough to measure the photo by (zoom, stretch)
 
 
