@@ -100,10 +100,10 @@ def main(argv: list[str] | None = None) -> int:
                             under.setdefault((photo.path.name, u.index.card), set()).add(donor.index.card)
                     else:
                         seen, labels = image, [u.index for u in group]
-                    found = detector.detect(seen)
-                    score_photo(report, RealPhoto(photo.path, tuple(labels)), found.cards, located_boxes(found))
-                    score_photo(with_faint, RealPhoto(photo.path, tuple(labels)), (*found.cards, *found.faint),
-                                located_boxes(found))
+                    found, as_covered = detector.detect(seen), RealPhoto(photo.path, tuple(labels))
+                    located = located_boxes(found)
+                    score_photo(report, as_covered, found.cards, located)
+                    score_photo(with_faint, as_covered, (*found.cards, *found.faint), located)
                     if args.sheet:
                         seen_by_miss += [seen] * (len(report.misses) - len(seen_by_miss))
             sure = sum(c >= MIN_CONFIDENCE for c, _ in report.read_confidences)

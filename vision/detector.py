@@ -433,12 +433,13 @@ class CardDetector:
                                  turn=float(t) if t != 0.0 else None))
         return hits
 
-    def without_faint_twins(self, hits: list[IndexHit]) -> list[IndexHit]:
-        """``hits`` without the faint ones (stage 1 scored their box under ``unread_conf``) read as a card that a
-        box found surely is read as too: that card is found already, and a faint box of its identity is mostly its
-        own picture or pips read again."""
-        found = {h.card for h in hits if h.det_score >= self.unread_conf}
-        return [h for h in hits if h.det_score >= self.unread_conf or h.card not in found]
+    def faint_apart(self, hits: list[IndexHit]) -> tuple[list[IndexHit], list[IndexHit]]:
+        """``hits`` split into those of boxes found surely and the faint ones (stage 1 scored their box under
+        ``unread_conf``), less the faint ones read as a card a surely found box is read as too: that card is found
+        already, and a faint box of its identity is mostly its own picture or pips read again."""
+        sure = [h for h in hits if h.det_score >= self.unread_conf]
+        found = {h.card for h in sure}
+        return sure, [h for h in hits if h.det_score < self.unread_conf and h.card not in found]
 
     def _black_ink(self, image: npt.NDArray[np.uint8], boxes: F32, probs: F32) -> None:
         """Scale the red readings (``RED_ON_BLACK_INK``) of each index read best as a heart or a diamond whose ink is
@@ -526,9 +527,7 @@ class CardDetector:
         stretch, image, boxes, scores = self.find_as_read(image)
         t1 = time.perf_counter()
         other = stretch.other_frame() if self.other_frame else None
-        hits = self.without_faint_twins(self.classify(image, boxes, scores, other))
-        faint = [h for h in hits if h.det_score < self.unread_conf]
-        hits = [h for h in hits if h.det_score >= self.unread_conf]
+        hits, faint = self.faint_apart(self.classify(image, boxes, scores, other))
         t2 = time.perf_counter()
         cards = self.join(hits)
         if self.holes:

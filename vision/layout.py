@@ -15,6 +15,7 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from referee.cards import HAND_SIZE
@@ -42,16 +43,16 @@ def layout_table(detections: Sequence[CardDetection], min_confidence: float = MI
     separate cards, or read on two only unsurely, is a misread (or clutter: a card back's artwork, a patterned table):
     when keeping one read lays out every hand complete (one choice, or several giving the same rows), the others are
     reported as ignored (``_resolve_duplicates``); otherwise the duplicate blocks. A read set aside as artwork that
-    alone completes a hand one card short is kept (``_artwork_given_back``), and so is a read of ``faint`` (cards
+    alone completes a hand one card short is kept (``_aside_given_back``), and so is a read of ``faint`` (cards
     read only in index boxes the detector found faintly, ``Detections.faint``). ``unread``: the index regions the
     detector read no card from (see ``unread_hand``); ``widened``: a squashed photo's widening
     (``Detections.widened``), in whose frame artwork is measured (``without_artwork``)."""
     artwork: list[Problem] = []
     order = without_artwork(list(detections), artwork, widened)
     kept = {id(c) for c in order}
-    return _artwork_given_back(_laid_out(order, artwork, min_confidence, unread), order,
-                               [*(c for c in detections if id(c) not in kept), *faint], artwork, min_confidence,
-                               unread, {id(c) for c in faint})
+    return _aside_given_back(_laid_out(order, artwork, min_confidence, unread), order,
+                             [*(c for c in detections if id(c) not in kept), *faint], artwork, min_confidence,
+                             unread, {id(c) for c in faint})
 
 
 def _laid_out(order: list[CardDetection], artwork: list[Problem], min_confidence: float,
@@ -71,9 +72,9 @@ def _blocking(layout: TableLayout) -> set[tuple[str, str | None, str | None]]:
     return {(p.kind, p.seat, p.card) for p in layout.problems if p.blocking}
 
 
-def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: list[CardDetection],
-                        artwork: list[Problem], min_confidence: float, unread: Sequence[Box],
-                        faint: set[int] | frozenset[int] = frozenset()) -> TableLayout:
+def _aside_given_back(layout: TableLayout, order: list[CardDetection], aside: list[CardDetection],
+                      artwork: list[Problem], min_confidence: float, unread: Sequence[Box],
+                      faint: AbstractSet[int] = frozenset()) -> TableLayout:
     """``layout``, or where a seat is one card short and exactly one read set aside completes it, the table with that
     read given back: a real card of a tight row whose index shows only as a strip is boxed small, and so taken for
     artwork (``without_artwork``), or found only faintly (the reads whose ids are in ``faint``). Only a read of an
@@ -87,7 +88,7 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
             break
         reads = [str(c.card) for c in [*order, *aside]]
         before = _blocking(layout)
-        works: list[tuple[CardDetection, TableLayout]] = []
+        works: list[tuple[CardDetection, TableLayout, str]] = []
         for card in aside:
             if reads.count(str(card.card)) != 1:
                 continue
@@ -97,15 +98,14 @@ def _artwork_given_back(layout: TableLayout, order: list[CardDetection], aside: 
             if (seat is not None and seat.seat in short and len(seat.cards) == HAND_SIZE and seat.rows is not None
                     and _blocking(trial) - {("low_confidence", seat.seat, str(card.card))} < before):
                 # fewer blocking problems, none new; the read's own doubt is the resolver's (vision.unsure)
-                works.append((card, trial))
+                works.append((card, trial, seat.seat))
         if len(works) != 1:
             break
-        card, layout = works[0]
+        card, layout, holder = works[0]
         if not any(p.kind == "card_count" and p.card == str(card.card) for p in layout.problems):
             x, y = card.center
-            holder = _seat_holding(layout, card)
             layout = replace(layout, problems=(*layout.problems, Problem(
-                kind="card_count", seat=holder.seat if holder else None, card=str(card.card), blocking=False,
+                kind="card_count", seat=holder, card=str(card.card), blocking=False,
                 message=f"{card.card} at ({x:.0f}, {y:.0f}) is kept, though "
                         + ("its index was found only faintly" if id(card) in faint else
                            "far smaller than the cards around it")
